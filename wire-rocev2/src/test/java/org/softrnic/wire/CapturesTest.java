@@ -85,8 +85,8 @@ class CapturesTest {
         assertNotNull(bad.packet());
         assertEquals(Opcode.RC_SEND_ONLY, bad.packet().opcode());
         assertNotEquals(bad.icrcExpected(), bad.icrcFound());
-        assertTrue(bad.errorMessage().contains(String.format("0x%08x", bad.icrcExpected())));
-        assertTrue(bad.errorMessage().contains(String.format("0x%08x", bad.icrcFound())));
+        assertTrue(bad.errorMessage().contains(DecodedFrame.icrcHex(bad.icrcExpected())));
+        assertTrue(bad.errorMessage().contains(DecodedFrame.icrcHex(bad.icrcFound())));
 
         int ok = 0;
         for (CapturedFrame f : frames) {

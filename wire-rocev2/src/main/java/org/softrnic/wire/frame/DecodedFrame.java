@@ -26,11 +26,19 @@ public record DecodedFrame(Ethernet ethernet, IpHeader ip, Udp udp, boolean roce
         return new RoceFrame(ethernet, ip, udp, packet, trailer);
     }
 
+    /**
+     * An ICRC as its four bytes in wire order, the way Wireshark shows it ("34d0d1a2"). The CRC-32 value
+     * itself is the byte-reversed number, because rxe stores it little-endian.
+     */
+    public static String icrcHex(int crc32) {
+        return String.format("%08x", Integer.reverseBytes(crc32));
+    }
+
     /** A human-readable reason for {@link #error()}, with both values for an ICRC mismatch. */
     public String errorMessage() {
         if (error == null) return null;
         if (error == ParseError.ICRC_MISMATCH) {
-            return String.format("ICRC mismatch: expected 0x%08x, found 0x%08x", icrcExpected, icrcFound);
+            return "ICRC mismatch: expected " + icrcHex(icrcExpected) + ", found " + icrcHex(icrcFound);
         }
         return error.message;
     }

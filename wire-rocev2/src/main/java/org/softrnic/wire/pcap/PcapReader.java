@@ -72,8 +72,8 @@ public final class PcapReader {
         int p = 0;
         while (p < bb.capacity()) {
             if (p + 12 > bb.capacity()) throw new PcapFormatException(name + ": pcapng block cut short at byte " + p);
-            if (bb.order(ByteOrder.BIG_ENDIAN).getInt(p) == PCAPNG_SHB) {
-                int bom = bb.getInt(p + 8);
+            if (bb.getInt(p) == PCAPNG_SHB) { // a palindrome: the same in either byte order
+                int bom = bb.order(ByteOrder.BIG_ENDIAN).getInt(p + 8);
                 if (bom == PCAPNG_BYTE_ORDER_MAGIC) bb.order(ByteOrder.BIG_ENDIAN);
                 else if (Integer.reverseBytes(bom) == PCAPNG_BYTE_ORDER_MAGIC) bb.order(ByteOrder.LITTLE_ENDIAN);
                 else throw new PcapFormatException(name + ": bad pcapng byte-order magic");

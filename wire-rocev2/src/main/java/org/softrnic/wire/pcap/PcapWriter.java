@@ -17,7 +17,7 @@ public final class PcapWriter implements Closeable {
 
     public PcapWriter(OutputStream out, LinkType linkType) throws IOException {
         this.out = out;
-        ByteBuffer h = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer h = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
         h.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(SNAPLEN)
                 .putInt(linkType.value);
         out.write(h.array());

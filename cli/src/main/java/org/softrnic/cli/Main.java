@@ -1,0 +1,61 @@
+package org.softrnic.cli;
+
+import java.io.PrintWriter;
+import org.softrnic.cli.decode.DecodeCommand;
+import picocli.AutoComplete;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+@Command(name = "softrnic", mixinStandardHelpOptions = true, version = "softrnic 0.1.0",
+        description = "A software RDMA NIC that speaks RoCEv2 byte-exact with Linux rxe.",
+        subcommands = {DecodeCommand.class, AutoComplete.GenerateCompletion.class},
+        footerHeading = "%nExamples:%n",
+        footer = {"  softrnic decode samples/netns_minipeer.pcap",
+                "  softrnic decode --json --explain capture.pcap",
+                "  source <(softrnic generate-completion)"})
+public final class Main implements Runnable {
+    /** Exit code for a bad argument or unreadable input, as picocli and most Unix tools use. */
+    public static final int EXIT_USAGE = 2;
+    /** Exit code for a bug: something the user could not have caused. */
+    public static final int EXIT_INTERNAL = 70;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (decode)");
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /** Runs the command line with the given streams and returns the exit code. */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cmd = new CommandLine(new Main());
+        cmd.setOut(out);
+        cmd.setErr(err);
+        cmd.setParameterExceptionHandler((ex, a) -> {
+            CommandLine c = ex.getCommandLine();
+            err.println(c.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
+            err.println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
+            err.flush();
+            return EXIT_USAGE;
+        });
+        cmd.setExecutionExceptionHandler((ex, c, parseResult) -> {
+            if (ex instanceof UserError) {
+                err.println(c.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
+                err.flush();
+                return EXIT_USAGE;
+            }
+            err.println(c.getCommandSpec().qualifiedName() + ": internal error: " + ex);
+            ex.printStackTrace(err);
+            err.flush();
+            return EXIT_INTERNAL;
+        });
+        int rc = cmd.execute(args);
+        out.flush();
+        return rc;
+    }
+}

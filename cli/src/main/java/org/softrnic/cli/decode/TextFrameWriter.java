@@ -1,0 +1,50 @@
+package org.softrnic.cli.decode;
+
+import java.io.PrintWriter;
+import org.softrnic.wire.frame.DecodedFrame;
+
+/** Layer by layer, one line per layer; with explain, one line per field with its meaning. */
+public final class TextFrameWriter {
+    private final PrintWriter out;
+    private final boolean explain;
+
+    public TextFrameWriter(PrintWriter out, boolean explain) {
+        this.out = out;
+        this.explain = explain;
+    }
+
+    public void write(int number, long relativeNanos, int length, DecodedFrame d) {
+        String time = String.format("%.6f", relativeNanos / 1e9);
+        if (!d.roce()) {
+            out.printf("frame %d  %s  %d bytes  not RoCEv2%s%n", number, time, length,
+                    d.error() == null ? "" : "  (" + d.errorMessage() + ")");
+            return;
+        }
+        String verdict = d.icrcOk() ? "ICRC ok" : d.errorMessage();
+        String name = d.packet() == null ? "" : "  " + d.packet().opcode().name();
+        out.printf("frame %d  %s  %d bytes  RoCEv2%s  %s%n", number, time, length, name, verdict);
+        for (Layer l : FrameLayers.of(d)) {
+            if (explain) {
+                out.printf("  %s%n", l.name());
+                for (Field f : l.fields()) {
+                    out.printf("    %-18s %-20s %s%n", f.key(), f.text(), f.meaning());
+                }
+            } else if (l.scalar()) {
+                out.printf("  %-12s %s%n", l.name(), l.fields().getFirst().text());
+            } else {
+                StringBuilder sb = new StringBuilder();
+                for (Field f : l.fields()) sb.append(' ').append(f.key()).append('=').append(f.text());
+                out.printf("  %-12s%s%n", l.name(), sb);
+            }
+        }
+        if (explain && d.packet() != null) {
+            out.printf("  icrc verdict: %s. The ICRC is CRC-32 over 8 bytes of 0xff, the IP header with %s set to"
+                    + " ones, the UDP header with its checksum set to ones, the BTH with byte 4 (FECN/BECN) set to"
+                    + " ones, and everything after the BTH; it is stored little-endian.%n",
+                    d.icrcOk() ? "matches (" + DecodedFrame.icrcHex(d.icrcExpected()) + ")"
+                            : "MISMATCH, computed " + DecodedFrame.icrcHex(d.icrcExpected()) + " but the packet carries "
+                            + DecodedFrame.icrcHex(d.icrcFound()),
+                    d.ip().version() == 4 ? "TOS, TTL and header checksum" : "traffic class, flow label and hop limit");
+        }
+    }
+}

@@ -8,6 +8,7 @@ import java.nio.ByteOrder;
 public final class Be {
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt U32_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private Be() {}
@@ -26,6 +27,15 @@ public final class Be {
 
     public static int u32(MemorySegment s, long off) {
         return s.get(U32, off);
+    }
+
+    /** Little-endian: only the ICRC is stored this way. */
+    public static int u32le(MemorySegment s, long off) {
+        return s.get(U32_LE, off);
+    }
+
+    public static void u32le(MemorySegment s, long off, int v) {
+        s.set(U32_LE, off, v);
     }
 
     public static long u64(MemorySegment s, long off) {

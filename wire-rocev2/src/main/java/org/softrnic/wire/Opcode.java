@@ -12,9 +12,7 @@ import static org.softrnic.wire.HeaderKind.RDETH;
 import static org.softrnic.wire.HeaderKind.RETH;
 
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The one table of BTH opcodes (IBTA 1.5 table 38, rxe_opcode.c, RoCEv2 Annex A17 for the CNP).
@@ -114,7 +112,8 @@ public enum Opcode {
     public final boolean payload;
     private final HeaderKind[] headers;
     private final int[] offsets = new int[HeaderKind.values().length];
-    private final Set<HeaderKind> headerSet;
+    /** Bit {@code 1 << kind.ordinal()} set for each header this opcode carries; a plain field for the hot path. */
+    private final int headerMask;
     /** Length of BTH plus all extended headers: where the payload starts. */
     public final int headerLength;
 
@@ -124,14 +123,16 @@ public enum Opcode {
         this.position = position;
         this.payload = payload;
         this.headers = headers;
-        this.headerSet = headers.length == 0 ? EnumSet.noneOf(HeaderKind.class) : EnumSet.copyOf(Arrays.asList(headers));
         Arrays.fill(offsets, -1);
         int off = BTH_BYTES;
+        int mask = 0;
         for (HeaderKind h : headers) {
+            mask |= 1 << h.ordinal();
             offsets[h.ordinal()] = off;
             off += h.length;
         }
         this.headerLength = off;
+        this.headerMask = mask;
     }
 
     /** The opcode with this BTH value, or null when the value is reserved or manufacturer-specific. */
@@ -154,7 +155,7 @@ public enum Opcode {
     }
 
     public boolean has(HeaderKind h) {
-        return headerSet.contains(h);
+        return (headerMask & 1 << h.ordinal()) != 0;
     }
 
     /** Offset of header h from the start of the BTH, or -1 if this opcode does not carry it. */

@@ -65,13 +65,13 @@ class RealBytesTest {
         assertNull(v.wrapAndVerify(PacketBuffer.wrap(PEER_SEND), 0, PEER_SEND.length, true));
         assertTrue(v.isRoce());
         assertEquals(Opcode.RC_SEND_ONLY, v.roce.opcode());
-        assertEquals(0x11, v.roce.bth.dqpn());
-        assertTrue(v.roce.bth.ackReq());
-        assertEquals(0x0a63f5, v.roce.bth.psn());
+        assertEquals(0x11, v.roce.bth().dqpn());
+        assertTrue(v.roce.bth().ackReq());
+        assertEquals(0x0a63f5, v.roce.bth().psn());
         assertEquals(64, v.roce.payloadLength());
         assertEquals(14 + 20 + 8 + 12, v.roce.payloadOffset());
-        assertEquals(0x4243, v.ipv4.id());
-        assertEquals(0xc34f, v.udp.sport());
+        assertEquals(0x4243, v.ipv4().id());
+        assertEquals(0xc34f, v.udp().sport());
     }
 
     @Test

@@ -21,10 +21,12 @@ public final class Checksum {
         return sum;
     }
 
+    /** Folds a non-negative sum to 16 bits with end-around carry; four fixed steps suffice for any long. */
     public static int fold(long sum) {
-        while ((sum >>> 16) != 0) {
-            sum = (sum & 0xffff) + (sum >>> 16);
-        }
+        sum = (sum & 0xffffffffL) + (sum >>> 32);
+        sum = (sum & 0xffff) + (sum >>> 16);
+        sum = (sum & 0xffff) + (sum >>> 16);
+        sum = (sum & 0xffff) + (sum >>> 16);
         return (int) sum;
     }
 

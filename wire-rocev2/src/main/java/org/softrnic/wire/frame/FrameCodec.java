@@ -61,13 +61,13 @@ public final class FrameCodec {
 
     private DecodedFrame toRecord(ParseError error) {
         FrameView v = view;
-        Ethernet eth = v.hasEthernet() && v.frameEnd() - v.frameOffset() >= v.ethernet.headerLength()
+        Ethernet eth = v.hasEthernet() && v.frameEnd() - v.frameOffset() >= v.ethernet().headerLength()
                 ? Ethernet.read(v.buffer().segment, v.frameOffset()) : null;
         IpHeader ip = null;
         if (v.ipOffset() >= 0 && v.udpOffset() >= 0) {
-            ip = v.ipVersion() == 4 ? Ipv4.read(v.ipv4) : Ipv6.read(v.ipv6);
+            ip = v.ipVersion() == 4 ? Ipv4.read(v.ipv4()) : Ipv6.read(v.ipv6());
         }
-        Udp udp = v.udpOffset() >= 0 ? Udp.read(v.udp) : null;
+        Udp udp = v.udpOffset() >= 0 ? Udp.read(v.udp()) : null;
         RocePacket packet = null;
         int expected = 0;
         int found = 0;

@@ -1,5 +1,7 @@
 package org.softrnic.wire.frame;
 
+import java.lang.foreign.MemorySegment;
+import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.ParseError;
 import org.softrnic.wire.icrc.Icrc;
@@ -11,10 +13,10 @@ import org.softrnic.wire.packet.RocePacketView;
  * null result, {@link #isRoce()} tells RoCEv2 traffic from other traffic. Reused for every frame.
  */
 public final class FrameView {
-    public final Ethernet.View ethernet = new Ethernet.View();
-    public final Ipv4.View ipv4 = new Ipv4.View();
-    public final Ipv6.View ipv6 = new Ipv6.View();
-    public final Udp.View udp = new Udp.View();
+    private final Ethernet.View ethernet = new Ethernet.View();
+    private final Ipv4.View ipv4 = new Ipv4.View();
+    private final Ipv6.View ipv6 = new Ipv6.View();
+    private final Udp.View udp = new Udp.View();
     public final RocePacketView roce = new RocePacketView();
     private final Icrc icrc = new Icrc();
     private final int rocePort;
@@ -58,12 +60,14 @@ public final class FrameView {
     public ParseError wrapEthernet(PacketBuffer b, int off, int len) {
         reset(b, off, len);
         if (off < 0 || len < Ethernet.LENGTH || off + len > b.length()) return ParseError.TRUNCATED;
-        ethernet.wrap(b.segment, off);
         this.hasEthernet = true;
-        boolean tagged = ethernet.tagged();
-        if (tagged && len < Ethernet.LENGTH + Ethernet.VLAN_TAG_LENGTH) return ParseError.TRUNCATED;
-        int type = ethernet.etherType();
-        int ip = off + ethernet.headerLength();
+        int type = Be.u16(b.segment, off + 12);
+        int ip = off + Ethernet.LENGTH;
+        if (type == Ethernet.TPID_8021Q) {
+            if (len < Ethernet.LENGTH + Ethernet.VLAN_TAG_LENGTH) return ParseError.TRUNCATED;
+            type = Be.u16(b.segment, off + 16);
+            ip += Ethernet.VLAN_TAG_LENGTH;
+        }
         if (type == Ethernet.ETHERTYPE_IPV4) return ip(ip, frameEnd - ip, 4);
         if (type == Ethernet.ETHERTYPE_IPV6) return ip(ip, frameEnd - ip, 6);
         return null;
@@ -83,60 +87,69 @@ public final class FrameView {
         return expectedVersion == 4 ? ipv4(off, len) : expectedVersion == 6 ? ipv6(off, len) : ParseError.BAD_IP_VERSION;
     }
 
+    // The hot path reads each header in a few 64-bit words rather than field by field.
     private ParseError ipv4(int off, int len) {
         if (len < Ipv4.LENGTH) return ParseError.TRUNCATED;
-        ipv4.wrap(buf.segment, off);
-        if (ipv4.version() != 4) return ParseError.BAD_IP_VERSION;
-        int ihl = ipv4.headerLength();
+        MemorySegment s = buf.segment;
+        long w0 = Be.u64(s, off);        // version/IHL, TOS, total length, identification, flags/fragment
+        long w1 = Be.u64(s, off + 8);    // TTL, protocol, checksum, source
+        if ((int) (w0 >>> 60) != 4) return ParseError.BAD_IP_VERSION;
+        int ihl = (int) (w0 >>> 54) & 0x3c;
         if (ihl < Ipv4.LENGTH || ihl > len) return ParseError.BAD_IP_HEADER_LENGTH;
-        if (ipv4.protocol() != Ipv4.PROTO_UDP) return null;
-        if (ipv4.fragOffset() != 0) return null; // a later fragment: no UDP header to look at
+        if ((int) (w1 >>> 48 & 0xff) != Ipv4.PROTO_UDP) return null;
+        int flagsFrag = (int) w0 & 0xffff;
+        if ((flagsFrag & 0x1fff) != 0) return null; // a later fragment: no UDP header to look at
         if (len < ihl + Udp.LENGTH) return ParseError.TRUNCATED;
         udpOffset = off + ihl;
-        udp.wrap(buf.segment, udpOffset);
-        if (udp.dport() != rocePort) return null;
+        long u = Be.u64(s, udpOffset);  // source port, destination port, length, checksum
+        if ((int) (u >>> 32 & 0xffff) != rocePort) return null;
         isRoce = true;
-        if (ipv4.mf()) return ParseError.IP_FRAGMENT;
-        int total = ipv4.totalLength();
+        if ((flagsFrag & 0x2000) != 0) return ParseError.IP_FRAGMENT;
+        int total = (int) (w0 >>> 32) & 0xffff;
         if (total < ihl + Udp.LENGTH || total > len) return ParseError.BAD_IP_LENGTH;
         ipEnd = off + total;
-        if (!ipv4.checksumOk()) return ParseError.BAD_IP_CHECKSUM;
-        if (udp.length() != total - ihl) return ParseError.BAD_UDP_LENGTH;
-        if (udp.checksum() != 0 && !udpChecksumOk()) return ParseError.BAD_UDP_CHECKSUM;
-        return roce();
+        long sum = ihl == Ipv4.LENGTH
+                ? (w0 >>> 32) + (w0 & 0xffffffffL) + (w1 >>> 32) + (w1 & 0xffffffffL) + Integer.toUnsignedLong(Be.u32(s, off + 16))
+                : Checksum.add(0, s, off, ihl);
+        if (Checksum.fold(sum) != 0xffff) return ParseError.BAD_IP_CHECKSUM;
+        int udpLength = (int) (u >>> 16) & 0xffff;
+        if (udpLength != total - ihl) return ParseError.BAD_UDP_LENGTH;
+        if ((u & 0xffff) != 0 && !udpChecksumOk(udpLength)) return ParseError.BAD_UDP_CHECKSUM;
+        return roce(udpLength);
     }
 
     private ParseError ipv6(int off, int len) {
         if (len < Ipv6.LENGTH) return ParseError.TRUNCATED;
-        ipv6.wrap(buf.segment, off);
-        if (ipv6.version() != 6) return ParseError.BAD_IP_VERSION;
-        if (ipv6.nextHeader() != Ipv4.PROTO_UDP) return null;
+        MemorySegment s = buf.segment;
+        long w0 = Be.u64(s, off);        // version, traffic class, flow label, payload length, next header, hops
+        if ((int) (w0 >>> 60) != 6) return ParseError.BAD_IP_VERSION;
+        if ((int) (w0 >>> 8 & 0xff) != Ipv4.PROTO_UDP) return null;
         if (len < Ipv6.LENGTH + Udp.LENGTH) return ParseError.TRUNCATED;
         udpOffset = off + Ipv6.LENGTH;
-        udp.wrap(buf.segment, udpOffset);
-        if (udp.dport() != rocePort) return null;
+        long u = Be.u64(s, udpOffset);
+        if ((int) (u >>> 32 & 0xffff) != rocePort) return null;
         isRoce = true;
-        int payload = ipv6.payloadLength();
+        int payload = (int) (w0 >>> 16) & 0xffff;
         if (payload < Udp.LENGTH || Ipv6.LENGTH + payload > len) return ParseError.BAD_IP_LENGTH;
         ipEnd = off + Ipv6.LENGTH + payload;
-        if (udp.length() != payload) return ParseError.BAD_UDP_LENGTH;
-        if (udp.checksum() != 0 && !udpChecksumOk()) return ParseError.BAD_UDP_CHECKSUM;
-        return roce();
+        if (((int) (u >>> 16) & 0xffff) != payload) return ParseError.BAD_UDP_LENGTH;
+        if ((u & 0xffff) != 0 && !udpChecksumOk(payload)) return ParseError.BAD_UDP_CHECKSUM;
+        return roce(payload);
     }
 
-    private ParseError roce() {
+    private ParseError roce(int udpLength) {
         roceOffset = udpOffset + Udp.LENGTH;
-        roceLength = udp.length() - Udp.LENGTH;
+        roceLength = udpLength - Udp.LENGTH;
         return roce.wrap(buf.segment, roceOffset, roceLength);
     }
 
-    private boolean udpChecksumOk() {
-        return Checksum.fold(pseudoHeaderSum() + Checksum.add(0, buf.segment, udpOffset, udp.length())) == 0xffff;
+    private boolean udpChecksumOk(int udpLength) {
+        return Checksum.fold(pseudoHeaderSum() + Checksum.add(0, buf.segment, udpOffset, udpLength)) == 0xffff;
     }
 
-    /** Sum of the UDP pseudo-header (RFC 768 / RFC 8200 8.1) for the current IP header. */
+    /** Sum of the UDP pseudo-header (RFC 768 / RFC 8200 8.1) for the current IP and UDP headers. */
     long pseudoHeaderSum() {
-        int ulen = udp.length();
+        int ulen = Be.u16(buf.segment, udpOffset + 4);
         if (ipVersion == 4) {
             return Checksum.add(0, buf.segment, ipOffset + 12, 8) + Ipv4.PROTO_UDP + ulen;
         }
@@ -158,6 +171,26 @@ public final class FrameView {
         ParseError e = ethernetFrame ? wrapEthernet(b, off, len) : wrapIp(b, off, len);
         if (e != null || !isRoce) return e;
         return verifyIcrc();
+    }
+
+    /** The Ethernet header; valid when {@link #hasEthernet()}. */
+    public Ethernet.View ethernet() {
+        return ethernet.wrap(buf.segment, frameOffset);
+    }
+
+    /** The IPv4 header; valid when {@link #ipVersion()} is 4. */
+    public Ipv4.View ipv4() {
+        return ipv4.wrap(buf.segment, ipOffset);
+    }
+
+    /** The IPv6 header; valid when {@link #ipVersion()} is 6. */
+    public Ipv6.View ipv6() {
+        return ipv6.wrap(buf.segment, ipOffset);
+    }
+
+    /** The UDP header; valid when {@link #udpOffset()} is not negative. */
+    public Udp.View udp() {
+        return udp.wrap(buf.segment, udpOffset);
     }
 
     /** True when the frame carries UDP to the RoCEv2 port. */

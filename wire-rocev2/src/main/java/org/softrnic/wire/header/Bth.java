@@ -64,6 +64,7 @@ public record Bth(Opcode opcode, boolean se, boolean migReq, int pad, int tver, 
             u8(seg, off + FLAGS, (se ? 0x80 : 0) | (m ? 0x40 : 0) | (pad & 3) << 4 | (tver & 0xf));
             return this;
         }
+        public View pad(int v) { u8(seg, off + FLAGS, u8(seg, off + FLAGS) & 0xcf | (v & 3) << 4); return this; }
         public View pkey(int v) { u16(seg, off + PKEY, v); return this; }
         public View ecn(boolean fecn, boolean becn) {
             u8(seg, off + FECN_BECN, (fecn ? 0x80 : 0) | (becn ? 0x40 : 0));

@@ -1,7 +1,9 @@
 package org.softrnic.wire.icrc;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
+import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.frame.Udp;
 import org.softrnic.wire.header.Bth;
@@ -16,9 +18,11 @@ import org.softrnic.wire.header.Bth;
  *   <li>the BTH with byte 4 (FECN, BECN, resv6a) set to ones,</li>
  *   <li>everything after the BTH up to the ICRC,</li>
  * </ol>
- * stored little-endian in the packet's last four bytes. Masking happens in a small scratch copy of the
- * headers, so the packet is never modified and nothing is allocated; the payload goes straight from the
- * packet buffer into the CRC32 intrinsic. Not thread-safe: one instance per thread.
+ * stored little-endian in the packet's last four bytes. Nothing is allocated and the payload goes straight
+ * from the packet buffer into the CRC32 intrinsic. When the buffer is writable and has eight bytes in front
+ * of the IP header (an Ethernet frame has fourteen), the masks are applied in place and undone afterwards,
+ * so the whole span is one CRC32 call; otherwise a small scratch copy of the headers is masked. Either way
+ * the packet is as it was when this returns. Not thread-safe: one instance per thread and packet.
  */
 public final class Icrc {
     /** Bytes of 0xFF that stand in for the LRH, which RoCEv2 does not carry. */
@@ -35,6 +39,55 @@ public final class Icrc {
      * @param roceLength BTH through ICRC
      */
     public int compute(PacketBuffer buf, int ipOffset, int ipVersion, int roceOffset, int roceLength) {
+        if (ipOffset >= LRH_MASK_BYTES && !buf.segment.isReadOnly()) {
+            return inPlace(buf, ipOffset, ipVersion, roceOffset, roceLength);
+        }
+        return scratch(buf, ipOffset, ipVersion, roceOffset, roceLength);
+    }
+
+    // Big-endian masks over the first eight bytes of each header (IPv4 also its second eight).
+    private static final long IPV4_W0 = 0x00ff_0000_0000_0000L;  // TOS
+    private static final long IPV4_W1 = 0xff00_ffff_0000_0000L;  // TTL, header checksum
+    private static final long IPV6_W0 = 0x0fff_ffff_0000_00ffL;  // traffic class, flow label, hop limit
+    private static final long UDP_W0 = 0x0000_0000_0000_ffffL;   // checksum
+    private static final long BTH_W0 = 0x0000_0000_ff00_0000L;   // FECN, BECN, resv6a
+
+    private int inPlace(PacketBuffer buf, int ipOffset, int ipVersion, int roceOffset, int roceLength) {
+        MemorySegment s = buf.segment;
+        long lrh = ipOffset - LRH_MASK_BYTES;
+        long udp = roceOffset - Udp.LENGTH;
+        long savedLrh = Be.u64(s, lrh);
+        long savedIp0 = Be.u64(s, ipOffset);
+        long savedIp1 = Be.u64(s, ipOffset + 8);
+        long savedUdp = Be.u64(s, udp);
+        long savedBth = Be.u64(s, roceOffset);
+        Be.u64(s, lrh, -1L);
+        if (ipVersion == 4) {
+            Be.u64(s, ipOffset, savedIp0 | IPV4_W0);
+            Be.u64(s, ipOffset + 8, savedIp1 | IPV4_W1);
+        } else {
+            Be.u64(s, ipOffset, savedIp0 | IPV6_W0);
+        }
+        Be.u64(s, udp, savedUdp | UDP_W0);
+        Be.u64(s, roceOffset, savedBth | BTH_W0);
+        ByteBuffer bb = buf.buffer;
+        int oldPosition = bb.position();
+        int oldLimit = bb.limit();
+        bb.limit(roceOffset + roceLength - 4);
+        bb.position((int) lrh);
+        crc.reset();
+        crc.update(bb);
+        bb.limit(oldLimit);
+        bb.position(oldPosition);
+        Be.u64(s, roceOffset, savedBth);
+        Be.u64(s, udp, savedUdp);
+        Be.u64(s, ipOffset + 8, savedIp1);
+        Be.u64(s, ipOffset, savedIp0);
+        Be.u64(s, lrh, savedLrh);
+        return (int) crc.getValue();
+    }
+
+    private int scratch(PacketBuffer buf, int ipOffset, int ipVersion, int roceOffset, int roceLength) {
         int headers = roceOffset + Bth.LENGTH - ipOffset;
         if (headers > scratch.length - LRH_MASK_BYTES || headers < Udp.LENGTH + Bth.LENGTH) {
             throw new IllegalArgumentException("IP+UDP+BTH span of " + headers + " bytes");
@@ -73,7 +126,7 @@ public final class Icrc {
     /** Computes the ICRC and writes it little-endian into the packet's last four bytes. */
     public int stamp(PacketBuffer buf, int ipOffset, int ipVersion, int roceOffset, int roceLength) {
         int value = compute(buf, ipOffset, ipVersion, roceOffset, roceLength);
-        buf.buffer.putInt(roceOffset + roceLength - 4, Integer.reverseBytes(value));
+        Be.u32le(buf.segment, roceOffset + roceLength - 4, value);
         return value;
     }
 }

@@ -1,11 +1,10 @@
 package org.softrnic.wire.packet;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Objects;
+import org.softrnic.wire.Be;
 import org.softrnic.wire.HeaderKind;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.header.AtomicAckEth;
@@ -25,8 +24,6 @@ import org.softrnic.wire.header.Reth;
  */
 public record RocePacket(Bth bth, Rdeth rdeth, Deth deth, Feth feth, Reth reth, AtomicEth atomicEth, Aeth aeth,
                          AtomicAckEth atomicAckEth, ImmDt immDt, Ieth ieth, byte[] payload, int icrc) {
-    private static final ValueLayout.OfInt ICRC_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-
     public RocePacket {
         Objects.requireNonNull(bth, "bth");
         Opcode op = bth.opcode();
@@ -82,16 +79,16 @@ public record RocePacket(Bth bth, Rdeth rdeth, Deth deth, Feth feth, Reth reth, 
         Opcode op = v.opcode();
         byte[] payload = new byte[v.payloadLength()];
         MemorySegment.copy(v.segment(), v.payloadOffset(), MemorySegment.ofArray(payload), 0, payload.length);
-        return new RocePacket(Bth.read(v.bth),
-                op.has(HeaderKind.RDETH) ? Rdeth.read(v.rdeth) : null,
-                op.has(HeaderKind.DETH) ? Deth.read(v.deth) : null,
-                op.has(HeaderKind.FETH) ? Feth.read(v.feth) : null,
-                op.has(HeaderKind.RETH) ? Reth.read(v.reth) : null,
-                op.has(HeaderKind.ATOMIC_ETH) ? AtomicEth.read(v.atomicEth) : null,
-                op.has(HeaderKind.AETH) ? Aeth.read(v.aeth) : null,
-                op.has(HeaderKind.ATOMIC_ACK_ETH) ? AtomicAckEth.read(v.atomicAckEth) : null,
-                op.has(HeaderKind.IMMDT) ? ImmDt.read(v.immDt) : null,
-                op.has(HeaderKind.IETH) ? Ieth.read(v.ieth) : null,
+        return new RocePacket(Bth.read(v.bth()),
+                op.has(HeaderKind.RDETH) ? Rdeth.read(v.rdeth()) : null,
+                op.has(HeaderKind.DETH) ? Deth.read(v.deth()) : null,
+                op.has(HeaderKind.FETH) ? Feth.read(v.feth()) : null,
+                op.has(HeaderKind.RETH) ? Reth.read(v.reth()) : null,
+                op.has(HeaderKind.ATOMIC_ETH) ? AtomicEth.read(v.atomicEth()) : null,
+                op.has(HeaderKind.AETH) ? Aeth.read(v.aeth()) : null,
+                op.has(HeaderKind.ATOMIC_ACK_ETH) ? AtomicAckEth.read(v.atomicAckEth()) : null,
+                op.has(HeaderKind.IMMDT) ? ImmDt.read(v.immDt()) : null,
+                op.has(HeaderKind.IETH) ? Ieth.read(v.ieth()) : null,
                 payload, v.icrc());
     }
 
@@ -103,25 +100,25 @@ public record RocePacket(Bth bth, Rdeth rdeth, Deth deth, Feth feth, Reth reth, 
         Opcode op = bth.opcode();
         int length = encodedLength();
         Objects.checkFromIndexSize(off, length, seg.byteSize());
-        bth.write(new Bth.View().wrap(seg, off));
-        if (rdeth != null) rdeth.write(new Rdeth.View().wrap(seg, off + op.offsetOf(HeaderKind.RDETH)));
-        if (deth != null) deth.write(new Deth.View().wrap(seg, off + op.offsetOf(HeaderKind.DETH)));
-        if (feth != null) feth.write(new Feth.View().wrap(seg, off + op.offsetOf(HeaderKind.FETH)));
-        if (reth != null) reth.write(new Reth.View().wrap(seg, off + op.offsetOf(HeaderKind.RETH)));
-        if (atomicEth != null) atomicEth.write(new AtomicEth.View().wrap(seg, off + op.offsetOf(HeaderKind.ATOMIC_ETH)));
-        if (aeth != null) aeth.write(new Aeth.View().wrap(seg, off + op.offsetOf(HeaderKind.AETH)));
-        if (atomicAckEth != null) {
-            atomicAckEth.write(new AtomicAckEth.View().wrap(seg, off + op.offsetOf(HeaderKind.ATOMIC_ACK_ETH)));
-        }
-        if (immDt != null) immDt.write(new ImmDt.View().wrap(seg, off + op.offsetOf(HeaderKind.IMMDT)));
-        if (ieth != null) ieth.write(new Ieth.View().wrap(seg, off + op.offsetOf(HeaderKind.IETH)));
+        HeaderViews v = new HeaderViews();
+        v.point(seg, off, op);
+        bth.write(v.bth());
+        if (rdeth != null) rdeth.write(v.rdeth());
+        if (deth != null) deth.write(v.deth());
+        if (feth != null) feth.write(v.feth());
+        if (reth != null) reth.write(v.reth());
+        if (atomicEth != null) atomicEth.write(v.atomicEth());
+        if (aeth != null) aeth.write(v.aeth());
+        if (atomicAckEth != null) atomicAckEth.write(v.atomicAckEth());
+        if (immDt != null) immDt.write(v.immDt());
+        if (ieth != null) ieth.write(v.ieth());
         if (op.has(HeaderKind.CNP_PAD)) {
             seg.asSlice(off + op.offsetOf(HeaderKind.CNP_PAD), HeaderKind.CNP_PAD.length).fill((byte) 0);
         }
         long p = off + op.headerLength;
         MemorySegment.copy(MemorySegment.ofArray(payload), 0, seg, p, payload.length);
         seg.asSlice(p + payload.length, bth.pad()).fill((byte) 0);
-        seg.set(ICRC_LE, off + length - Opcode.ICRC_BYTES, icrc);
+        Be.u32le(seg, off + length - Opcode.ICRC_BYTES, icrc);
         return length;
     }
 

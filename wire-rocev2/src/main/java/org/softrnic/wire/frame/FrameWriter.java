@@ -1,0 +1,75 @@
+package org.softrnic.wire.frame;
+
+import static org.softrnic.wire.Be.u16;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.softrnic.wire.Opcode;
+import org.softrnic.wire.PacketBuffer;
+import org.softrnic.wire.icrc.Icrc;
+import org.softrnic.wire.packet.HeaderViews;
+
+/**
+ * Builds frames in place for the hot path, allocating nothing: {@link #begin} lays down the template and
+ * points the header views at their places for the opcode; the caller fills BTH and extended-header fields
+ * and the payload; {@link #finish} sets the pad, lengths, IPv4 identification and checksum, and the ICRC.
+ * One instance per thread.
+ */
+public final class FrameWriter extends HeaderViews {
+    private final Icrc icrc = new Icrc();
+
+    private PacketBuffer buf;
+    private FrameTemplate template;
+    private Opcode opcode;
+    private int roceOffset;
+
+    /** Starts a frame at offset 0 of {@code buffer}; the BTH opcode is written, every other field is zero. */
+    public FrameWriter begin(PacketBuffer buffer, FrameTemplate t, Opcode op) {
+        this.buf = buffer;
+        this.template = t;
+        this.opcode = op;
+        this.roceOffset = t.prefix.length;
+        MemorySegment s = buffer.segment;
+        MemorySegment.copy(t.prefix, 0, s, ValueLayout.JAVA_BYTE, 0, t.prefix.length);
+        s.asSlice(roceOffset, op.headerLength).fill((byte) 0);
+        point(s, roceOffset, op);
+        bth().opcodeValue(op.value);
+        return this;
+    }
+
+    /** Where the payload goes. */
+    public long payloadOffset() {
+        return roceOffset + opcode.headerLength;
+    }
+
+    /**
+     * Completes the frame around a payload of {@code payloadLength} bytes already at {@link #payloadOffset()}.
+     *
+     * @param ipId the IPv4 identification (ignored for IPv6); the ICRC covers it
+     * @return the frame's length
+     */
+    public int finish(int payloadLength, int ipId) {
+        if (!opcode.payload && payloadLength != 0) throw new IllegalArgumentException(opcode + " carries no payload");
+        MemorySegment s = buf.segment;
+        int pad = -payloadLength & 3;
+        bth().pad(pad);
+        long padAt = payloadOffset() + payloadLength;
+        for (int i = 0; i < pad; i++) s.set(ValueLayout.JAVA_BYTE, padAt + i, (byte) 0);
+        int roceLength = opcode.headerLength + payloadLength + pad + Opcode.ICRC_BYTES;
+        int udpLength = Udp.LENGTH + roceLength;
+        int ip = template.ipOffset;
+        u16(s, template.udpOffset + 4, udpLength);
+        if (template.ipVersion == 4) {
+            u16(s, ip + 2, Ipv4.LENGTH + udpLength);
+            u16(s, ip + 4, ipId);
+            u16(s, ip + 10, 0);
+            u16(s, ip + 10, Checksum.finish(Checksum.add(0, s, ip, Ipv4.LENGTH)));
+        } else {
+            u16(s, ip + 4, udpLength);
+        }
+        icrc.stamp(buf, ip, template.ipVersion, roceOffset, roceLength);
+        int length = roceOffset + roceLength;
+        buf.length(length);
+        return length;
+    }
+}

@@ -60,10 +60,10 @@ public final class FrameWriter extends HeaderViews {
         int ip = template.ipOffset;
         u16(s, template.udpOffset + 4, udpLength);
         if (template.ipVersion == 4) {
-            u16(s, ip + 2, Ipv4.LENGTH + udpLength);
+            int total = Ipv4.LENGTH + udpLength;
+            u16(s, ip + 2, total);
             u16(s, ip + 4, ipId);
-            u16(s, ip + 10, 0);
-            u16(s, ip + 10, Checksum.finish(Checksum.add(0, s, ip, Ipv4.LENGTH)));
+            u16(s, ip + 10, Checksum.finish(template.ipv4FixedSum + total + (ipId & 0xffff)));
         } else {
             u16(s, ip + 4, udpLength);
         }

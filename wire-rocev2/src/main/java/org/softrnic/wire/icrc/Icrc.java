@@ -45,31 +45,36 @@ public final class Icrc {
         return scratch(buf, ipOffset, ipVersion, roceOffset, roceLength);
     }
 
-    // Big-endian masks over the first eight bytes of each header (IPv4 also its second eight).
-    private static final long IPV4_W0 = 0x00ff_0000_0000_0000L;  // TOS
-    private static final long IPV4_W1 = 0xff00_ffff_0000_0000L;  // TTL, header checksum
-    private static final long IPV6_W0 = 0x0fff_ffff_0000_00ffL;  // traffic class, flow label, hop limit
-    private static final long UDP_W0 = 0x0000_0000_0000_ffffL;   // checksum
-    private static final long BTH_W0 = 0x0000_0000_ff00_0000L;   // FECN, BECN, resv6a
-
     private int inPlace(PacketBuffer buf, int ipOffset, int ipVersion, int roceOffset, int roceLength) {
+        // Field-sized saves and masks: a wide load over bytes a writer has just stored narrowly would stall
+        // on store forwarding, which matters when the encoder stamps a packet it has just built.
         MemorySegment s = buf.segment;
         long lrh = ipOffset - LRH_MASK_BYTES;
-        long udp = roceOffset - Udp.LENGTH;
+        long udpCsum = roceOffset - 2;
+        long bthMasked = roceOffset + Bth.ICRC_MASKED_BYTE;
         long savedLrh = Be.u64(s, lrh);
-        long savedIp0 = Be.u64(s, ipOffset);
-        long savedIp1 = Be.u64(s, ipOffset + 8);
-        long savedUdp = Be.u64(s, udp);
-        long savedBth = Be.u64(s, roceOffset);
+        int savedUdpCsum = Be.u16(s, udpCsum);
+        int savedBth = Be.u8(s, bthMasked);
+        int savedA;
+        int savedB;
+        int savedC;
         Be.u64(s, lrh, -1L);
         if (ipVersion == 4) {
-            Be.u64(s, ipOffset, savedIp0 | IPV4_W0);
-            Be.u64(s, ipOffset + 8, savedIp1 | IPV4_W1);
+            savedA = Be.u8(s, ipOffset + 1);    // TOS
+            savedB = Be.u8(s, ipOffset + 8);    // TTL
+            savedC = Be.u16(s, ipOffset + 10);  // header checksum
+            Be.u8(s, ipOffset + 1, 0xff);
+            Be.u8(s, ipOffset + 8, 0xff);
+            Be.u16(s, ipOffset + 10, 0xffff);
         } else {
-            Be.u64(s, ipOffset, savedIp0 | IPV6_W0);
+            savedA = Be.u32(s, ipOffset);       // version, traffic class, flow label
+            savedB = Be.u8(s, ipOffset + 7);    // hop limit
+            savedC = 0;
+            Be.u32(s, ipOffset, savedA | 0x0fffffff);
+            Be.u8(s, ipOffset + 7, 0xff);
         }
-        Be.u64(s, udp, savedUdp | UDP_W0);
-        Be.u64(s, roceOffset, savedBth | BTH_W0);
+        Be.u16(s, udpCsum, 0xffff);
+        Be.u8(s, bthMasked, 0xff);
         ByteBuffer bb = buf.buffer;
         int oldPosition = bb.position();
         int oldLimit = bb.limit();
@@ -79,10 +84,16 @@ public final class Icrc {
         crc.update(bb);
         bb.limit(oldLimit);
         bb.position(oldPosition);
-        Be.u64(s, roceOffset, savedBth);
-        Be.u64(s, udp, savedUdp);
-        Be.u64(s, ipOffset + 8, savedIp1);
-        Be.u64(s, ipOffset, savedIp0);
+        Be.u8(s, bthMasked, savedBth);
+        Be.u16(s, udpCsum, savedUdpCsum);
+        if (ipVersion == 4) {
+            Be.u8(s, ipOffset + 1, savedA);
+            Be.u8(s, ipOffset + 8, savedB);
+            Be.u16(s, ipOffset + 10, savedC);
+        } else {
+            Be.u32(s, ipOffset, savedA);
+            Be.u8(s, ipOffset + 7, savedB);
+        }
         Be.u64(s, lrh, savedLrh);
         return (int) crc.getValue();
     }

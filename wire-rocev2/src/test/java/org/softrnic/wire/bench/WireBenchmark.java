@@ -2,6 +2,7 @@ package org.softrnic.wire.bench;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
@@ -57,7 +58,7 @@ public class WireBenchmark {
         source = arena.allocate(PAYLOAD);
         byte[] data = new byte[PAYLOAD];
         r.nextBytes(data);
-        MemorySegment.copy(MemorySegment.ofArray(data), 0, source, 0, PAYLOAD);
+        MemorySegment.copy(data, 0, source, ValueLayout.JAVA_BYTE, 0, PAYLOAD); // no heap segment: see FrameTemplate
         tx = PacketBuffer.allocate(arena, 9000);
         rx = PacketBuffer.allocate(arena, 9000);
         frameLength = encodeCopyAndIcrc();

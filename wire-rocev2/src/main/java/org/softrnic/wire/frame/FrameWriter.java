@@ -37,6 +37,11 @@ public final class FrameWriter extends HeaderViews {
         return this;
     }
 
+    /** The memory the frame is being built in. */
+    public MemorySegment payloadSegment() {
+        return buf.segment;
+    }
+
     /** Where the payload goes. */
     public long payloadOffset() {
         return roceOffset + opcode.headerLength;

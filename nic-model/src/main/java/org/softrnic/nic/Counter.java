@@ -1,0 +1,41 @@
+package org.softrnic.nic;
+
+/**
+ * rxe's hw_counters, with rxe's names, followed by one drop counter per reason a packet is refused.
+ */
+public enum Counter {
+    SENT_PKTS("sent_pkts"),
+    RCVD_PKTS("rcvd_pkts"),
+    DUPLICATE_REQUEST("duplicate_request"),
+    OUT_OF_SEQ_REQUEST("out_of_seq_request"),
+    RCVD_RNR_ERR("rcvd_rnr_err"),
+    SEND_RNR_ERR("send_rnr_err"),
+    RCVD_SEQ_ERR("rcvd_seq_err"),
+    ACK_DEFERRED("ack_deferred"),
+    RETRY_EXCEEDED_ERR("retry_exceeded_err"),
+    RETRY_RNR_EXCEEDED_ERR("retry_rnr_exceeded_err"),
+    COMPLETER_RETRY_ERR("completer_retry_err"),
+    SEND_ERR("send_err"),
+    LINK_DOWNED("link_downed"),
+    RDMA_SENDS("rdma_sends"),
+    RDMA_RECVS("rdma_recvs"),
+    DROP_MALFORMED("drop_malformed"),
+    DROP_BAD_ICRC("drop_bad_icrc"),
+    DROP_NOT_ROCE("drop_not_roce"),
+    DROP_UNKNOWN_QP("drop_unknown_qp"),
+    DROP_QP_STATE("drop_qp_state"),
+    DROP_OPCODE_FOR_QP_TYPE("drop_opcode_for_qp_type"),
+    DROP_WRONG_PEER("drop_wrong_peer"),
+    DROP_BAD_QKEY("drop_bad_qkey"),
+    DROP_BAD_PKEY("drop_bad_pkey"),
+    DROP_UC_SEQUENCE("drop_uc_sequence"),
+    DROP_GHOST_ACK("drop_ghost_ack"),
+    DROP_UD_NO_RECV("drop_ud_no_recv");
+
+    /** The counter's name as rxe's sysfs hw_counters (or, for drops, softrnic) spells it. */
+    public final String counterName;
+
+    Counter(String counterName) {
+        this.counterName = counterName;
+    }
+}

@@ -1,0 +1,428 @@
+package org.softrnic.nic;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.softrnic.nic.cq.CompletionQueue;
+import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.nic.mem.Access;
+import org.softrnic.nic.mem.IntMap;
+import org.softrnic.nic.mem.KeyTable;
+import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.mem.ProtectionDomain;
+import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.qp.QpAttr;
+import org.softrnic.nic.qp.QpAttrMask;
+import org.softrnic.nic.qp.QpCaps;
+import org.softrnic.nic.qp.QpState;
+import org.softrnic.nic.qp.QpTransitions;
+import org.softrnic.nic.qp.QpType;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.RecvWqe;
+import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.nic.qp.SendFlags;
+import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.nic.qp.SendWqe;
+import org.softrnic.nic.qp.SendWr;
+import org.softrnic.nic.qp.SharedReceiveQueue;
+import org.softrnic.nic.time.Clock;
+import org.softrnic.nic.transport.Engine;
+import org.softrnic.wire.PacketBuffer;
+
+/**
+ * One soft RNIC: the verbs objects with rdma-core's checks, and the transport engine. Packets come in
+ * through {@link #receive} and go out through the {@link PacketSink}; time comes from the {@link Clock},
+ * and {@link #runTimers} must be called once {@link #nextDeadline} has passed. Not thread-safe: the caller
+ * runs everything on one thread (emulator-core's event loop, or a simulation).
+ */
+public final class Nic {
+    /** rxe hands out QP numbers from 17 on; 0 and 1 are the special QPs. */
+    static final int FIRST_QPN = 0x11;
+    static final long MAX_MSG_SIZE = 1L << 31;
+
+    private final NicConfig config;
+    private final Clock clock;
+    private final Counters counters = new Counters();
+    private final KeyTable keys;
+    private final Engine engine;
+    private final IntMap<QueuePair> qps = new IntMap<>();
+    private final List<AsyncEvent> events = new ArrayList<>();
+    private Consumer<AsyncEvent> eventListener = e -> { };
+    private int nextQpn = FIRST_QPN;
+    private int nextHandle = 1;
+    private int mrCount;
+    private int cqCount;
+
+    public Nic(NicConfig config, Clock clock, PacketSink sink) {
+        this.config = config;
+        this.clock = clock;
+        this.keys = new KeyTable(config.seed());
+        this.engine = new Engine(counters, clock, keys, sink, config.gids(), config.rocePort(), this::event);
+    }
+
+    private void event(AsyncEvent e) {
+        events.add(e);
+        eventListener.accept(e);
+    }
+
+    public NicConfig config() { return config; }
+    public DeviceAttributes queryDevice() { return config.attributes(); }
+    public List<Gid> gids() { return config.gids(); }
+    public Counters counters() { return counters; }
+    public Clock clock() { return clock; }
+
+    /** Called on the engine thread for every async event. */
+    public void onAsyncEvent(Consumer<AsyncEvent> listener) {
+        this.eventListener = listener;
+    }
+
+    /** Async events so far, oldest first, and forgets them (as ibv_get_async_event consumes them). */
+    public List<AsyncEvent> drainEvents() {
+        List<AsyncEvent> out = List.copyOf(events);
+        events.clear();
+        return out;
+    }
+
+    private static VerbsException error(String verb, Errno errno, String message) {
+        return new VerbsException(verb, errno, message);
+    }
+
+    // ---- PD
+
+    public ProtectionDomain allocPd() {
+        return new ProtectionDomain(nextHandle++);
+    }
+
+    public void deallocPd(ProtectionDomain pd) {
+        if (pd.closed()) throw error("ibv_dealloc_pd", Errno.EINVAL, pd + " is already deallocated");
+        if (pd.users() > 0) throw error("ibv_dealloc_pd", Errno.EBUSY, pd + " still has " + pd.users() + " MRs, QPs or SRQs");
+        pd.markClosed();
+    }
+
+    // ---- MR
+
+    /** Registers {@code segment}; its iova is its native address, or 0 for a heap segment (as with ZERO_BASED). */
+    public MemoryRegion regMr(ProtectionDomain pd, MemorySegment segment, int access) {
+        return regMr(pd, segment, segment.isNative() ? segment.address() : 0, access);
+    }
+
+    public MemoryRegion regMr(ProtectionDomain pd, MemorySegment segment, long iova, int access) {
+        String verb = "ibv_reg_mr";
+        checkPd(verb, pd);
+        String bad = Access.invalidReason(access);
+        if (bad != null) throw error(verb, Errno.EINVAL, bad);
+        if (segment.isReadOnly() && (access & (Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)) != 0) {
+            throw error(verb, Errno.EINVAL, "a read-only segment cannot be registered for writing");
+        }
+        if (mrCount >= config.attributes().maxMr()) throw error(verb, Errno.ENOMEM, "max_mr reached");
+        int lkey = keys.newKey();
+        int rkey = (access & Access.REMOTE_ANY) != 0 ? lkey : 0;
+        MemoryRegion mr = new MemoryRegion(pd, segment, iova, access, lkey, rkey);
+        keys.add(mr);
+        pd.attach();
+        mrCount++;
+        return mr;
+    }
+
+    public void deregMr(MemoryRegion mr) {
+        String verb = "ibv_dereg_mr";
+        if (keys.byLkey(mr.lkey()) != mr) throw error(verb, Errno.EINVAL, mr + " is not registered");
+        if (mr.boundWindows() > 0) {
+            throw error(verb, Errno.EBUSY, mr + " has " + mr.boundWindows() + " memory windows bound");
+        }
+        keys.remove(mr);
+        mr.invalidate();
+        mr.pd().detach();
+        mrCount--;
+    }
+
+    // ---- CQ
+
+    public CompletionQueue createCq(int cqe) {
+        if (cqe < 1 || cqe > config.attributes().maxCqe()) {
+            throw error("ibv_create_cq", Errno.EINVAL, "cqe " + cqe + " not in 1.." + config.attributes().maxCqe());
+        }
+        cqCount++;
+        return new CompletionQueue(nextHandle++, cqe);
+    }
+
+    public void destroyCq(CompletionQueue cq) {
+        if (cq.users() > 0) throw error("ibv_destroy_cq", Errno.EBUSY, "CQ is still used by " + cq.users() + " QPs");
+        cqCount--;
+    }
+
+    public int pollCq(CompletionQueue cq, WorkCompletion[] out) {
+        return cq.poll(out);
+    }
+
+    // ---- SRQ
+
+    public SharedReceiveQueue createSrq(ProtectionDomain pd, int maxWr, int maxSge, int limit) {
+        String verb = "ibv_create_srq";
+        checkPd(verb, pd);
+        DeviceAttributes a = config.attributes();
+        if (maxWr < 1 || maxWr > a.maxSrqWr()) throw error(verb, Errno.EINVAL, "max_wr " + maxWr + " not in 1.." + a.maxSrqWr());
+        if (maxSge < 1 || maxSge > a.maxSrqSge()) throw error(verb, Errno.EINVAL, "max_sge " + maxSge + " too large");
+        if (limit < 0 || limit > maxWr) throw error(verb, Errno.EINVAL, "srq_limit " + limit + " exceeds max_wr");
+        pd.attach();
+        return new SharedReceiveQueue(nextHandle++, pd, maxWr, maxSge, limit);
+    }
+
+    /** ibv_modify_srq with IBV_SRQ_LIMIT: arms the limit event. */
+    public void modifySrq(SharedReceiveQueue srq, int limit) {
+        if (limit < 0 || limit > srq.ring().capacity()) throw error("ibv_modify_srq", Errno.EINVAL, "srq_limit too large");
+        srq.arm(limit);
+    }
+
+    public void destroySrq(SharedReceiveQueue srq) {
+        if (srq.users() > 0) throw error("ibv_destroy_srq", Errno.EBUSY, "SRQ is still used by " + srq.users() + " QPs");
+        srq.pd().detach();
+    }
+
+    public void postSrqRecv(SharedReceiveQueue srq, RecvWr wr) {
+        String verb = "ibv_post_srq_recv";
+        if (wr.numSge > srq.maxSge() || wr.numSge < 0) throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_sge");
+        if (srq.ring().isFull()) throw error(verb, Errno.ENOMEM, "SRQ is full");
+        srq.ring().tail().copyFrom(wr);
+        srq.ring().push();
+    }
+
+    // ---- QP
+
+    public QueuePair createQp(ProtectionDomain pd, QpType type, CompletionQueue sendCq, CompletionQueue recvCq,
+                              SharedReceiveQueue srq, QpCaps caps, boolean sqSigAll) {
+        String verb = "ibv_create_qp";
+        checkPd(verb, pd);
+        DeviceAttributes a = config.attributes();
+        if (sendCq == null || recvCq == null) throw error(verb, Errno.EINVAL, "send and receive CQs are required");
+        if (caps.maxSendWr() < 1 || caps.maxSendWr() > a.maxQpWr()) throw error(verb, Errno.EINVAL, "max_send_wr out of range");
+        if (srq == null && (caps.maxRecvWr() < 1 || caps.maxRecvWr() > a.maxQpWr())) {
+            throw error(verb, Errno.EINVAL, "max_recv_wr out of range");
+        }
+        if (caps.maxSendSge() < 1 || caps.maxSendSge() > a.maxSge() || caps.maxRecvSge() < 1 || caps.maxRecvSge() > a.maxSge()) {
+            throw error(verb, Errno.EINVAL, "max_send_sge/max_recv_sge out of range 1.." + a.maxSge());
+        }
+        if (caps.maxInlineData() < 0 || caps.maxInlineData() > a.maxInlineData()) {
+            throw error(verb, Errno.EINVAL, "max_inline_data " + caps.maxInlineData() + " exceeds " + a.maxInlineData());
+        }
+        if (srq != null && srq.pd() != pd) throw error(verb, Errno.EINVAL, "the SRQ belongs to another PD");
+        if (qps.size() >= a.maxQp()) throw error(verb, Errno.ENOMEM, "max_qp reached");
+        int qpn = allocQpn();
+        QueuePair qp = new QueuePair(qpn, type, pd, sendCq, recvCq, srq, caps, sqSigAll);
+        qps.put(qpn, qp);
+        pd.attach();
+        sendCq.attach();
+        recvCq.attach();
+        if (srq != null) srq.attach();
+        engine.addQp(qp);
+        return qp;
+    }
+
+    private int allocQpn() {
+        while (qps.containsKey(nextQpn)) nextQpn = nextQpn >= 0xffffff ? FIRST_QPN : nextQpn + 1;
+        int qpn = nextQpn;
+        nextQpn = nextQpn >= 0xffffff ? FIRST_QPN : nextQpn + 1;
+        return qpn;
+    }
+
+    public QueuePair qp(int qpn) {
+        return qps.get(qpn);
+    }
+
+    public void destroyQp(QueuePair qp) {
+        if (qps.remove(qp.qpn()) == null) throw error("ibv_destroy_qp", Errno.EINVAL, qp + " does not exist");
+        engine.removeQp(qp);
+        qp.pd().detach();
+        qp.sendCq().detach();
+        qp.recvCq().detach();
+        if (qp.srq() != null) qp.srq().detach();
+    }
+
+    /** ibv_modify_qp: the transition and attribute mask are checked against the IBTA table first. */
+    public void modifyQp(QueuePair qp, QpAttr attr, int mask) {
+        String verb = "ibv_modify_qp";
+        QpState current = qp.state();
+        if ((mask & QpAttrMask.CUR_STATE) != 0 && attr.curQpState != current) {
+            throw error(verb, Errno.EINVAL, "cur_qp_state " + attr.curQpState.ibvName() + " but the QP is in "
+                    + current.ibvName());
+        }
+        QpState next = (mask & QpAttrMask.STATE) != 0 ? attr.qpState : current;
+        String wrong = QpTransitions.check(qp.type(), current, next, mask);
+        if (wrong != null) throw error(verb, Errno.EINVAL, wrong);
+        checkValues(verb, qp, attr, mask);
+        apply(qp, attr, mask);
+        if (next == QpState.RTR && qp.type() == QpType.UD) qp.attr().pathMtu = config.activeMtu();
+        qp.state(next);
+        engine.modified(qp, current, mask);
+    }
+
+    private void checkValues(String verb, QueuePair qp, QpAttr a, int mask) {
+        DeviceAttributes d = config.attributes();
+        if ((mask & QpAttrMask.PORT) != 0 && a.portNum != 1) throw error(verb, Errno.EINVAL, "port " + a.portNum + " does not exist");
+        if ((mask & QpAttrMask.PKEY_INDEX) != 0 && a.pkeyIndex != 0) {
+            throw error(verb, Errno.EINVAL, "pkey_index " + a.pkeyIndex + " is empty (only index 0 holds 0xffff)");
+        }
+        if ((mask & QpAttrMask.ACCESS_FLAGS) != 0 && (a.qpAccessFlags & ~Access.REMOTE_ANY & ~Access.LOCAL_WRITE) != 0) {
+            throw error(verb, Errno.EINVAL, "qp_access_flags 0x" + Integer.toHexString(a.qpAccessFlags));
+        }
+        if ((mask & QpAttrMask.AV) != 0) {
+            if (a.ahAttr == null) throw error(verb, Errno.EINVAL, "IBV_QP_AV without an address");
+            if (a.ahAttr.sgidIndex() >= config.gids().size()) throw error(verb, Errno.EINVAL, "sgid_index " + a.ahAttr.sgidIndex() + " is empty");
+        }
+        if ((mask & QpAttrMask.TIMEOUT) != 0 && (a.timeout < 0 || a.timeout > 31)) throw error(verb, Errno.EINVAL, "timeout not in 0..31");
+        if ((mask & QpAttrMask.RETRY_CNT) != 0 && (a.retryCnt < 0 || a.retryCnt > 7)) throw error(verb, Errno.EINVAL, "retry_cnt not in 0..7");
+        if ((mask & QpAttrMask.RNR_RETRY) != 0 && (a.rnrRetry < 0 || a.rnrRetry > 7)) throw error(verb, Errno.EINVAL, "rnr_retry not in 0..7");
+        if ((mask & QpAttrMask.MIN_RNR_TIMER) != 0 && (a.minRnrTimer < 0 || a.minRnrTimer > 31)) {
+            throw error(verb, Errno.EINVAL, "min_rnr_timer not in 0..31");
+        }
+        if ((mask & QpAttrMask.MAX_QP_RD_ATOMIC) != 0 && (a.maxRdAtomic < 0 || a.maxRdAtomic > d.maxQpRdAtom())) {
+            throw error(verb, Errno.EINVAL, "max_rd_atomic " + a.maxRdAtomic + " exceeds " + d.maxQpRdAtom());
+        }
+        if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0 && (a.maxDestRdAtomic < 0 || a.maxDestRdAtomic > d.maxQpInitRdAtom())) {
+            throw error(verb, Errno.EINVAL, "max_dest_rd_atomic " + a.maxDestRdAtomic + " exceeds " + d.maxQpInitRdAtom());
+        }
+        if ((mask & QpAttrMask.DEST_QPN) != 0 && (a.destQpNum & ~0xffffff) != 0) throw error(verb, Errno.EINVAL, "dest_qp_num not 24-bit");
+        if ((mask & QpAttrMask.PATH_MTU) != 0 && a.pathMtu == null) throw error(verb, Errno.EINVAL, "path_mtu missing");
+    }
+
+    private static void apply(QueuePair qp, QpAttr a, int mask) {
+        QpAttr q = qp.attr();
+        if ((mask & QpAttrMask.ACCESS_FLAGS) != 0) q.qpAccessFlags = a.qpAccessFlags;
+        if ((mask & QpAttrMask.PKEY_INDEX) != 0) q.pkeyIndex = a.pkeyIndex;
+        if ((mask & QpAttrMask.PORT) != 0) q.portNum = a.portNum;
+        if ((mask & QpAttrMask.QKEY) != 0) q.qkey = a.qkey;
+        if ((mask & QpAttrMask.AV) != 0) q.ahAttr = a.ahAttr;
+        if ((mask & QpAttrMask.PATH_MTU) != 0) q.pathMtu = a.pathMtu;
+        if ((mask & QpAttrMask.TIMEOUT) != 0) q.timeout = a.timeout;
+        if ((mask & QpAttrMask.RETRY_CNT) != 0) q.retryCnt = a.retryCnt;
+        if ((mask & QpAttrMask.RNR_RETRY) != 0) q.rnrRetry = a.rnrRetry;
+        if ((mask & QpAttrMask.RQ_PSN) != 0) q.rqPsn = a.rqPsn & 0xffffff;
+        if ((mask & QpAttrMask.MAX_QP_RD_ATOMIC) != 0) q.maxRdAtomic = a.maxRdAtomic;
+        if ((mask & QpAttrMask.MIN_RNR_TIMER) != 0) q.minRnrTimer = a.minRnrTimer;
+        if ((mask & QpAttrMask.SQ_PSN) != 0) q.sqPsn = a.sqPsn & 0xffffff;
+        if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) q.maxDestRdAtomic = a.maxDestRdAtomic;
+        if ((mask & QpAttrMask.DEST_QPN) != 0) q.destQpNum = a.destQpNum;
+        if ((mask & QpAttrMask.EN_SQD_ASYNC_NOTIFY) != 0) q.sqDrainNotify = a.sqDrainNotify;
+    }
+
+    // ---- posting
+
+    public void postSend(QueuePair qp, SendWr wr) {
+        String verb = "ibv_post_send";
+        QpState s = qp.state();
+        if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
+            throw error(verb, Errno.EINVAL, qp + ": sends need RTS");
+        }
+        if (qp.sq().isFull()) throw error(verb, Errno.ENOMEM, "send queue is full (max_send_wr " + qp.caps().maxSendWr() + ")");
+        if (wr.numSge < 0 || wr.numSge > qp.caps().maxSendSge()) {
+            throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_send_sge " + qp.caps().maxSendSge());
+        }
+        SendOpcode op = wr.opcode;
+        boolean allowed = switch (qp.type()) {
+            case UD -> op == SendOpcode.SEND || op == SendOpcode.SEND_WITH_IMM;
+            case UC -> op.isSend() || op.isWrite();
+            case RC -> op.isSend() || op.isWrite() || op.isReadOrAtomic();
+        };
+        if (!allowed) {
+            Errno e = op.isLocal() || op == SendOpcode.FLUSH || op == SendOpcode.ATOMIC_WRITE ? Errno.EOPNOTSUPP : Errno.EINVAL;
+            throw error(verb, e, "opcode IBV_WR_" + op + " on a " + qp.type() + " QP");
+        }
+        long length = wr.totalLength();
+        if (length > MAX_MSG_SIZE) throw error(verb, Errno.EINVAL, "message of " + length + " bytes exceeds 2^31");
+        boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
+        if (inline && length > qp.caps().maxInlineData()) {
+            throw error(verb, Errno.EINVAL, "inline data of " + length + " bytes exceeds max_inline_data " + qp.caps().maxInlineData());
+        }
+        if (qp.type() == QpType.UD) {
+            if (wr.udAh == null) throw error(verb, Errno.EINVAL, "a UD send needs an address handle");
+            if (length > config.activeMtu().bytes) {
+                throw error(verb, Errno.EINVAL, "UD message of " + length + " bytes exceeds the MTU " + config.activeMtu().bytes);
+            }
+        }
+        SendWqe w = qp.sq().tail();
+        copy(wr, w, length, inline);
+        if (inline) copyInline(verb, qp, wr, w, (int) length);
+        qp.sq().push();
+        if (s == QpState.ERR) engine.recvQueued(qp); // a post to an ERR QP is flushed at once
+        else engine.sendQueued(qp);
+    }
+
+    private static void copy(SendWr wr, SendWqe w, long length, boolean inline) {
+        w.wrId = wr.wrId;
+        w.opcode = wr.opcode;
+        w.flags = wr.sendFlags;
+        w.numSge = wr.numSge;
+        for (int i = 0; i < wr.numSge; i++) w.sges[i].copyFrom(wr.sgList[i]);
+        w.length = length;
+        w.isInline = inline;
+        w.immData = wr.immData;
+        w.invalidateRkey = wr.invalidateRkey;
+        w.remoteAddr = wr.remoteAddr;
+        w.rkey = wr.rkey;
+        w.compareAdd = wr.compareAdd;
+        w.swap = wr.swap;
+        w.udAh = wr.udAh;
+        w.udRemoteQpn = wr.udRemoteQpn;
+        w.udRemoteQkey = wr.udRemoteQkey;
+        w.state = SendWqe.State.POSTED;
+        w.status = null;
+    }
+
+    /**
+     * Inline data is copied at post time. Java cannot read a raw address safely, so an inline SGE must still
+     * name registered memory through its lkey (rdma-core ignores the lkey of inline SGEs).
+     */
+    private void copyInline(String verb, QueuePair qp, SendWr wr, SendWqe w, int length) {
+        int at = 0;
+        for (int i = 0; i < wr.numSge; i++) {
+            var sge = wr.sgList[i];
+            MemoryRegion mr = keys.byLkey(sge.lkey);
+            if (mr == null || mr.check(qp.pd(), 0, sge.addr, Integer.toUnsignedLong(sge.length)) != null) {
+                throw error(verb, Errno.EINVAL, "inline SGE " + i + " is not inside a registered region (lkey 0x"
+                        + Integer.toHexString(sge.lkey) + ")");
+            }
+            MemorySegment.copy(mr.segment(), java.lang.foreign.ValueLayout.JAVA_BYTE, mr.offsetOf(sge.addr), w.inline, at,
+                    sge.length);
+            at += sge.length;
+        }
+        assert at == length;
+    }
+
+    public void postRecv(QueuePair qp, RecvWr wr) {
+        String verb = "ibv_post_recv";
+        if (qp.srq() != null) throw error(verb, Errno.EINVAL, qp + " receives from an SRQ");
+        if (qp.state() == QpState.RESET) throw error(verb, Errno.EINVAL, qp + ": receives need INIT or later");
+        if (wr.numSge < 0 || wr.numSge > qp.caps().maxRecvSge()) {
+            throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_recv_sge " + qp.caps().maxRecvSge());
+        }
+        if (qp.rq().isFull()) throw error(verb, Errno.ENOMEM, "receive queue is full (max_recv_wr " + qp.caps().maxRecvWr() + ")");
+        RecvWqe w = qp.rq().tail();
+        w.copyFrom(wr);
+        qp.rq().push();
+        engine.recvQueued(qp);
+    }
+
+    // ---- packets and time
+
+    /** One received IP packet (IPv4 or IPv6 header first). */
+    public void receive(PacketBuffer buffer, int offset, int length) {
+        engine.receive(buffer, offset, length);
+    }
+
+    public long nextDeadline() {
+        return engine.nextDeadline();
+    }
+
+    public void runTimers() {
+        engine.runTimers();
+    }
+
+    private static void checkPd(String verb, ProtectionDomain pd) {
+        if (pd == null || pd.closed()) throw error(verb, Errno.EINVAL, "the PD is deallocated");
+    }
+
+    int liveQps() {
+        return qps.size();
+    }
+}

@@ -1,0 +1,74 @@
+package org.softrnic.nic.mem;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A registered memory region: a caller's MemorySegment seen at I/O virtual addresses
+ * {@code [iova, iova + length)}. Every access, local or remote, goes through {@link #check}, which uses
+ * overflow-safe unsigned arithmetic, so nothing outside the segment is ever touched.
+ */
+public final class MemoryRegion {
+    private final ProtectionDomain pd;
+    private final MemorySegment segment;
+    private final long iova;
+    private final int access;
+    private final int lkey;
+    private final int rkey;
+    private int boundWindows;
+    private boolean valid = true;
+
+    public MemoryRegion(ProtectionDomain pd, MemorySegment segment, long iova, int access, int lkey, int rkey) {
+        this.pd = pd;
+        this.segment = segment;
+        this.iova = iova;
+        this.access = access;
+        this.lkey = lkey;
+        this.rkey = rkey;
+    }
+
+    public ProtectionDomain pd() { return pd; }
+    public MemorySegment segment() { return segment; }
+    public long iova() { return iova; }
+    public long length() { return segment.byteSize(); }
+    public int access() { return access; }
+    public int lkey() { return lkey; }
+    /** The rkey; like rxe, 0 when the region grants no remote access. */
+    public int rkey() { return rkey; }
+    public boolean valid() { return valid; }
+    public int boundWindows() { return boundWindows; }
+
+    public void bindWindow() { boundWindows++; }
+    public void unbindWindow() { boundWindows--; }
+    public void invalidate() { valid = false; }
+
+    /**
+     * Checks an access of {@code len} bytes at {@code va} needing {@code needed} access flags from {@code user}'s PD.
+     *
+     * @return null when allowed, else why not
+     */
+    public AccessError check(ProtectionDomain user, int needed, long va, long len) {
+        if (!valid) return AccessError.INVALIDATED;
+        if (user != pd) return AccessError.PD_MISMATCH;
+        if ((access & needed) != needed) return AccessError.ACCESS_DENIED;
+        return inBounds(iova, segment.byteSize(), va, len) ? null : AccessError.OUT_OF_BOUNDS;
+    }
+
+    /** {@code [va, va+len)} inside {@code [base, base+size)}, in unsigned arithmetic that cannot overflow. */
+    public static boolean inBounds(long base, long size, long va, long len) {
+        if (len < 0) return false;
+        long off = va - base;
+        return Long.compareUnsigned(va, base) >= 0 && Long.compareUnsigned(off, size) <= 0
+                && Long.compareUnsigned(len, size - off) <= 0;
+    }
+
+    /** Offset into {@link #segment()} of the checked address {@code va}. */
+    public long offsetOf(long va) {
+        return va - iova;
+    }
+
+    @Override
+    public String toString() {
+        return String.format("MR[lkey=0x%08x rkey=0x%08x iova=0x%x len=%d access=0x%x]", lkey, rkey, iova,
+                segment.byteSize(), access);
+    }
+}

@@ -1,0 +1,20 @@
+package org.softrnic.nic.qp;
+
+/**
+ * Where packets go (struct ibv_ah_attr with its GRH): the destination GID, the local GID index, and the
+ * IP header fields the GRH maps to in RoCEv2.
+ *
+ * @param trafficClass DSCP in bits 7-2 and ECN in bits 1-0 of the IP TOS / traffic class
+ * @param flowLabel    20 bits; 0 lets RC derive the UDP source port from the QPNs, as rxe does
+ */
+public record AddressVector(Gid dgid, int sgidIndex, int flowLabel, int hopLimit, int trafficClass) {
+    public AddressVector {
+        if (dgid == null) throw new IllegalArgumentException("the address vector needs a destination GID");
+        if ((flowLabel & ~0xfffff) != 0) throw new IllegalArgumentException("flow label not 20-bit");
+        if ((hopLimit & ~0xff) != 0 || (trafficClass & ~0xff) != 0) throw new IllegalArgumentException("out of range");
+    }
+
+    public static AddressVector to(Gid dgid) {
+        return new AddressVector(dgid, 0, 0, 64, 0);
+    }
+}

@@ -1,0 +1,68 @@
+package org.softrnic.nic.qp;
+
+import org.softrnic.nic.cq.CompletionQueue;
+import org.softrnic.nic.mem.ProtectionDomain;
+
+/**
+ * A queue pair's objects and attributes: its queues, CQs, PD, state and the attributes modify_qp set.
+ * The transport engine keeps its per-role progress elsewhere (org.softrnic.nic.transport).
+ */
+public final class QueuePair {
+    private final int qpn;
+    private final QpType type;
+    private final ProtectionDomain pd;
+    private final CompletionQueue sendCq;
+    private final CompletionQueue recvCq;
+    private final SharedReceiveQueue srq;
+    private final QpCaps caps;
+    private final boolean sqSigAll;
+    private final Ring<SendWqe> sq;
+    private final Ring<RecvWqe> rq;
+    private final QpAttr attr = new QpAttr();
+    private QpState state = QpState.RESET;
+
+    public QueuePair(int qpn, QpType type, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
+                     SharedReceiveQueue srq, QpCaps caps, boolean sqSigAll) {
+        this.qpn = qpn;
+        this.type = type;
+        this.pd = pd;
+        this.sendCq = sendCq;
+        this.recvCq = recvCq;
+        this.srq = srq;
+        this.caps = caps;
+        this.sqSigAll = sqSigAll;
+        this.sq = new Ring<>(caps.maxSendWr(), i -> new SendWqe(caps.maxSendSge(), caps.maxInlineData()));
+        this.rq = srq == null ? new Ring<>(caps.maxRecvWr(), i -> new RecvWqe(caps.maxRecvSge())) : null;
+    }
+
+    public int qpn() { return qpn; }
+    public QpType type() { return type; }
+    public ProtectionDomain pd() { return pd; }
+    public CompletionQueue sendCq() { return sendCq; }
+    public CompletionQueue recvCq() { return recvCq; }
+    public SharedReceiveQueue srq() { return srq; }
+    public QpCaps caps() { return caps; }
+    public boolean sqSigAll() { return sqSigAll; }
+    public Ring<SendWqe> sq() { return sq; }
+    /** The QP's own receive queue, or null when it receives from an SRQ. */
+    public Ring<RecvWqe> rq() { return rq; }
+    /** The attributes as last set (what ibv_query_qp returns). */
+    public QpAttr attr() { return attr; }
+    public QpState state() { return state; }
+
+    public void state(QpState s) {
+        this.state = s;
+        attr.qpState = s;
+        attr.curQpState = s;
+    }
+
+    /** The path MTU in bytes; UD QPs use the port's active MTU, which the device sets here at RTR. */
+    public int mtuBytes() {
+        return attr.pathMtu.bytes;
+    }
+
+    @Override
+    public String toString() {
+        return type + " QP 0x" + Integer.toHexString(qpn) + " " + state;
+    }
+}

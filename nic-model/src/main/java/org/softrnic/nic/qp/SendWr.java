@@ -1,0 +1,37 @@
+package org.softrnic.nic.qp;
+
+/**
+ * struct ibv_send_wr, mutable and reusable: posting copies it, so the caller may change it right after.
+ * {@code ud*} fields address a UD datagram (its ibv_ah, remote QPN and Q_Key).
+ */
+public final class SendWr {
+    public long wrId;
+    public SendOpcode opcode = SendOpcode.SEND;
+    public int sendFlags;
+    public final Sge[] sgList;
+    public int numSge;
+    public int immData;
+    public int invalidateRkey;
+    public long remoteAddr;
+    public int rkey;
+    public long compareAdd;
+    public long swap;
+    public AddressVector udAh;
+    public int udRemoteQpn;
+    public int udRemoteQkey;
+
+    public SendWr(int maxSge) {
+        sgList = new Sge[maxSge];
+        for (int i = 0; i < maxSge; i++) sgList[i] = new Sge();
+    }
+
+    public SendWr() {
+        this(4);
+    }
+
+    public long totalLength() {
+        long n = 0;
+        for (int i = 0; i < numSge; i++) n += Integer.toUnsignedLong(sgList[i].length);
+        return n;
+    }
+}

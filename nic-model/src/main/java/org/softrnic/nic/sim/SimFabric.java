@@ -1,0 +1,147 @@
+package org.softrnic.nic.sim;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.function.Predicate;
+import org.softrnic.nic.Nic;
+import org.softrnic.nic.NicConfig;
+import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.time.VirtualClock;
+import org.softrnic.wire.PacketBuffer;
+
+/**
+ * Several soft RNICs on one thread under virtual time, joined by a link that can lose, duplicate, reorder
+ * and delay packets. Everything random comes from one seed, so a seed replays a run exactly.
+ */
+public final class SimFabric {
+    /** A packet on the wire: when it left, when it arrives, and whether the link dropped it. */
+    public record Packet(long sentAt, long arrivesAt, int from, byte[] bytes, boolean dropped, boolean duplicate) {}
+
+    private record InFlight(long at, long seq, int to, byte[] bytes) implements Comparable<InFlight> {
+        @Override
+        public int compareTo(InFlight o) {
+            return at != o.at ? Long.compare(at, o.at) : Long.compare(seq, o.seq);
+        }
+    }
+
+    private final VirtualClock clock = new VirtualClock();
+    private final Random random;
+    private final List<Nic> nics = new ArrayList<>();
+    private final Map<Gid, Integer> byGid = new HashMap<>();
+    private final PriorityQueue<InFlight> inFlight = new PriorityQueue<>();
+    private final List<Packet> trace = new ArrayList<>();
+    private final byte[] rxBytes = new byte[16384];
+    private final PacketBuffer rx = PacketBuffer.wrap(rxBytes);
+    private LinkFaults faults = LinkFaults.NONE;
+    private Predicate<Packet> dropRule = p -> false;
+    private long seq;
+    private long packetCount;
+
+    public SimFabric(long seed) {
+        this.random = new Random(seed);
+    }
+
+    public VirtualClock clock() {
+        return clock;
+    }
+
+    public Nic add(NicConfig config) {
+        int index = nics.size();
+        Nic nic = new Nic(config, clock, (buf, off, len) -> send(index, buf, off, len));
+        nics.add(nic);
+        for (Gid g : config.gids()) byGid.put(g, index);
+        return nic;
+    }
+
+    public void faults(LinkFaults f) {
+        this.faults = f;
+    }
+
+    /** Drops every packet the rule selects, besides the random faults: e.g. "the 3rd packet". */
+    public void dropWhen(Predicate<Packet> rule) {
+        this.dropRule = rule;
+    }
+
+    /** Every packet put on the wire so far, dropped ones marked. */
+    public List<Packet> trace() {
+        return trace;
+    }
+
+    public long packetCount() {
+        return packetCount;
+    }
+
+    private void send(int from, PacketBuffer buf, int off, int len) {
+        byte[] bytes = new byte[len];
+        buf.buffer.get(off, bytes, 0, len);
+        packetCount++;
+        Integer to = byGid.get(destination(bytes));
+        long now = clock.nanoTime();
+        long at = now + faults.delayNanos() + (faults.jitterNanos() > 0 ? (long) (random.nextDouble() * faults.jitterNanos()) : 0);
+        boolean lost = random.nextDouble() < faults.loss();
+        if (random.nextDouble() < faults.reorder()) at += faults.delayNanos() + 1;
+        Packet p = new Packet(now, at, from, bytes, false, false);
+        if (lost || dropRule.test(p) || to == null) {
+            trace.add(new Packet(now, at, from, bytes, true, false));
+            return;
+        }
+        trace.add(p);
+        inFlight.add(new InFlight(at, seq++, to, bytes));
+        if (random.nextDouble() < faults.duplicate()) {
+            long dupAt = at + 1 + (long) (random.nextDouble() * (faults.delayNanos() + 1));
+            trace.add(new Packet(now, dupAt, from, bytes, false, true));
+            inFlight.add(new InFlight(dupAt, seq++, to, bytes));
+        }
+    }
+
+    /** Injects raw bytes as if they arrived at {@code nic} now. */
+    public void inject(Nic nic, byte[] packet) {
+        nic.receive(PacketBuffer.wrap(packet.clone()), 0, packet.length);
+    }
+
+    private static Gid destination(byte[] ip) {
+        if (ip.length >= 20 && (ip[0] & 0xf0) == 0x40) {
+            return Gid.of(new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, ip[16], ip[17], ip[18], ip[19]});
+        }
+        if (ip.length >= 40) {
+            byte[] g = new byte[16];
+            System.arraycopy(ip, 24, g, 0, 16);
+            return Gid.of(g);
+        }
+        return null;
+    }
+
+    /**
+     * Delivers packets and fires timers in time order until nothing is in flight and no timer is armed,
+     * or until virtual time passes {@code limitNanos}. Returns the number of events processed.
+     */
+    public long run(long limitNanos) {
+        long events = 0;
+        while (true) {
+            long nextTimer = Long.MAX_VALUE;
+            for (Nic n : nics) nextTimer = Math.min(nextTimer, n.nextDeadline());
+            InFlight next = inFlight.peek();
+            long nextPacket = next == null ? Long.MAX_VALUE : next.at();
+            long t = Math.min(nextTimer, nextPacket);
+            if (t == Long.MAX_VALUE || t > limitNanos) return events;
+            clock.advanceTo(Math.max(t, clock.nanoTime()));
+            events++;
+            if (nextPacket <= nextTimer) {
+                inFlight.poll();
+                System.arraycopy(next.bytes(), 0, rxBytes, 0, next.bytes().length);
+                nics.get(next.to()).receive(rx, 0, next.bytes().length);
+            } else {
+                for (Nic n : nics) if (n.nextDeadline() <= t) n.runTimers();
+            }
+        }
+    }
+
+    /** Runs until idle, with a generous bound against livelock. */
+    public long runUntilIdle() {
+        return run(clock.nanoTime() + 600_000_000_000L);
+    }
+}

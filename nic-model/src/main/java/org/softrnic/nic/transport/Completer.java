@@ -1,0 +1,235 @@
+package org.softrnic.nic.transport;
+
+import org.softrnic.nic.Counter;
+import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.nic.qp.QpState;
+import org.softrnic.nic.qp.QpType;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.nic.qp.SendWqe;
+import org.softrnic.wire.Opcode;
+import org.softrnic.wire.frame.FrameView;
+import org.softrnic.wire.header.Aeth;
+import org.softrnic.wire.header.AethType;
+import org.softrnic.wire.header.NakCode;
+import org.softrnic.wire.header.RnrTimer;
+import org.softrnic.wire.packet.RocePacketView;
+
+/**
+ * The completer (rxe_comp.c): ACKs, NAKs and responses to completions, and every retransmission decision:
+ * go-back-N on a PSN sequence NAK, an implied NAK or a local ACK timeout (bounded by retry_cnt), and the
+ * RNR wait (bounded by rnr_retry, 7 meaning forever).
+ */
+final class Completer {
+    /** What a response did (rxe's named completer states, collapsed to their outcomes): for traces and tests. */
+    enum Outcome { GHOST, DUPLICATE, ACKED, READ_DATA, ATOMIC_DONE, RNR_WAIT, RETRY, RETRY_EXCEEDED, RNR_EXCEEDED,
+        REMOTE_ERROR, BAD_RESPONSE, WRONG_STATE }
+
+    private final Engine engine;
+    Outcome last;
+
+    Completer(Engine engine) {
+        this.engine = engine;
+    }
+
+    void receive(QpContext c, FrameView v) {
+        last = handle(c, v.roce);
+        engine.requester.run(c);
+    }
+
+    private Outcome handle(QpContext c, RocePacketView p) {
+        QueuePair qp = c.qp;
+        if (qp.type() != QpType.RC || (qp.state() != QpState.RTS && qp.state() != QpState.SQD)) {
+            engine.counters.inc(Counter.DROP_QP_STATE);
+            return Outcome.WRONG_STATE;
+        }
+        int psn = p.bth().psn();
+        // CHECK_PSN: a response for a PSN never sent is a ghost; one before the oldest unacked is stale
+        if (Psn.diff(psn, c.reqPsn) >= 0) {
+            engine.counters.inc(Counter.DROP_GHOST_ACK);
+            return Outcome.GHOST;
+        }
+        if (Psn.diff(psn, c.compPsn) < 0) return Outcome.DUPLICATE;
+        Opcode op = p.opcode();
+        return switch (op.opClass) {
+            case ACKNOWLEDGE -> ack(c, p, psn);
+            case ATOMIC_ACKNOWLEDGE -> atomicAck(c, p, psn);
+            case RDMA_READ_RESPONSE -> readResponse(c, p, psn, op);
+            default -> Outcome.GHOST;
+        };
+    }
+
+    private Outcome ack(QpContext c, RocePacketView p, int psn) {
+        Aeth.View a = p.aeth();
+        int syndrome = a.syndrome();
+        switch (AethType.of(syndrome)) {
+            case ACK -> {
+                if (!completeThrough(c, psn)) return impliedNak(c);
+                advance(c, Psn.add(psn, 1));
+                return Outcome.ACKED;
+            }
+            case RNR_NAK -> {
+                engine.counters.inc(Counter.RCVD_RNR_ERR);
+                if (!completeThrough(c, Psn.add(psn, -1))) return impliedNak(c);
+                if (Psn.diff(psn, c.compPsn) > 0) c.compPsn = psn; // no progress for the NAKed PSN itself
+                if (c.compRnrRetryLeft == 0) {
+                    engine.counters.inc(Counter.RETRY_RNR_EXCEEDED_ERR);
+                    failHead(c, WcStatus.RNR_RETRY_EXC_ERR);
+                    return Outcome.RNR_EXCEEDED;
+                }
+                if (c.qp.attr().rnrRetry != 7) c.compRnrRetryLeft--;
+                c.retransmitDeadline = QpContext.NEVER;
+                c.rnrDeadline = engine.now() + RnrTimer.micros(syndrome & 0x1f) * 1000L;
+                c.rnrRetryPsn = psn;
+                engine.requester.rewind(c, psn);
+                return Outcome.RNR_WAIT;
+            }
+            case NAK -> {
+                if (!completeThrough(c, Psn.add(psn, -1))) return impliedNak(c);
+                NakCode code = NakCode.of(syndrome & 0x1f);
+                if (code == null) {
+                    engine.counters.inc(Counter.DROP_MALFORMED);
+                    return Outcome.BAD_RESPONSE;
+                }
+                if (code == NakCode.PSN_SEQUENCE_ERROR) {
+                    engine.counters.inc(Counter.RCVD_SEQ_ERR);
+                    c.compPsn = psn;
+                    return retry(c, psn);
+                }
+                failHead(c, switch (code) {
+                    case INVALID_REQUEST -> WcStatus.REM_INV_REQ_ERR;
+                    case REMOTE_ACCESS_ERROR -> WcStatus.REM_ACCESS_ERR;
+                    case REMOTE_OPERATIONAL_ERROR -> WcStatus.REM_OP_ERR;
+                    default -> WcStatus.REM_INV_RD_REQ_ERR;
+                });
+                return Outcome.REMOTE_ERROR;
+            }
+            default -> {
+                engine.counters.inc(Counter.DROP_MALFORMED);
+                return Outcome.BAD_RESPONSE;
+            }
+        }
+    }
+
+    private Outcome readResponse(QpContext c, RocePacketView p, int psn, Opcode op) {
+        // a READ response acknowledges every request before the READ
+        if (!completeThrough(c, Psn.add(psn, -1))) {
+            SendWqe head = c.qp.sq().head();
+            if (head == null || head.opcode != SendOpcode.RDMA_READ) return impliedNak(c);
+        }
+        SendWqe w = c.qp.sq().head();
+        if (w == null || w.opcode != SendOpcode.RDMA_READ || w.state != SendWqe.State.PENDING
+                || Psn.diff(psn, w.firstPsn) < 0 || Psn.diff(psn, w.lastPsn) > 0) {
+            return impliedNak(c);
+        }
+        if (psn != c.compPsn) return impliedNak(c); // a response packet went missing
+        int mtu = c.qp.mtuBytes();
+        long offset = (long) Psn.diff(psn, w.firstPsn) * mtu;
+        int len = p.payloadLength();
+        boolean ends = op.position.ends();
+        if (offset + len > w.length || (ends ? offset + len != w.length : len != mtu)) {
+            failHead(c, WcStatus.BAD_RESP_ERR);
+            return Outcome.BAD_RESPONSE;
+        }
+        Sges.scatter(w.sges, w.sgeMrs, w.numSge, offset, p.segment(), p.payloadOffset(), len);
+        w.received = offset + len;
+        advance(c, Psn.add(psn, 1));
+        if (ends) {
+            c.reqOutstandingReadAtomic--;
+            engine.completeSend(c, w, WcStatus.SUCCESS);
+        }
+        return Outcome.READ_DATA;
+    }
+
+    private Outcome atomicAck(QpContext c, RocePacketView p, int psn) {
+        if (!completeThrough(c, Psn.add(psn, -1))) {
+            SendWqe head = c.qp.sq().head();
+            if (head == null || !head.opcode.isAtomic()) return impliedNak(c);
+        }
+        SendWqe w = c.qp.sq().head();
+        if (w == null || !w.opcode.isAtomic() || w.state != SendWqe.State.PENDING || w.firstPsn != psn) {
+            return impliedNak(c);
+        }
+        long original = p.atomicAckEth().orig();
+        // the 8 bytes land in the local buffer in host (little-endian) order, as on an x86 host
+        var mr = w.sgeMrs[0];
+        mr.segment().set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
+                mr.offsetOf(w.sges[0].addr), original);
+        advance(c, Psn.add(psn, 1));
+        c.reqOutstandingReadAtomic--;
+        engine.completeSend(c, w, WcStatus.SUCCESS);
+        return Outcome.ATOMIC_DONE;
+    }
+
+    /**
+     * Completes the head WQEs whose last PSN is at or before {@code upTo}. Returns false when one of them is
+     * a READ or atomic: an acknowledgement past it means its response was lost (an implied NAK).
+     */
+    private boolean completeThrough(QpContext c, int upTo) {
+        while (true) {
+            SendWqe w = c.qp.sq().head();
+            if (w == null || w.state != SendWqe.State.PENDING || Psn.diff(w.lastPsn, upTo) > 0) return true;
+            if (w.opcode.isReadOrAtomic()) return false;
+            engine.completeSend(c, w, WcStatus.SUCCESS);
+        }
+    }
+
+    /** Forward progress: note the new oldest unacknowledged PSN and refill the retry budgets. */
+    private void advance(QpContext c, int nextUnacked) {
+        if (Psn.diff(nextUnacked, c.compPsn) > 0) c.compPsn = nextUnacked;
+        c.compRetryLeft = c.qp.attr().retryCnt;
+        c.compRnrRetryLeft = c.qp.attr().rnrRetry;
+        boolean outstanding = c.compPsn != c.reqPsn;
+        long t = Engine.timeoutNanos(c.qp.attr().timeout);
+        c.retransmitDeadline = outstanding && t != QpContext.NEVER ? engine.now() + t : QpContext.NEVER;
+    }
+
+    /** A READ or atomic lost its response: go back to its first unanswered PSN. */
+    private Outcome impliedNak(QpContext c) {
+        SendWqe w = c.qp.sq().head();
+        if (w == null || w.state == SendWqe.State.POSTED) {
+            engine.counters.inc(Counter.DROP_GHOST_ACK);
+            return Outcome.GHOST;
+        }
+        int from = w.opcode == SendOpcode.RDMA_READ
+                ? Psn.add(w.firstPsn, (int) (w.received / c.qp.mtuBytes())) : w.firstPsn;
+        c.compPsn = from;
+        return retry(c, from);
+    }
+
+    /** Go-back-N from {@code psn} if retry_cnt allows, else IBV_WC_RETRY_EXC_ERR. */
+    private Outcome retry(QpContext c, int psn) {
+        if (c.compRetryLeft <= 0) {
+            engine.counters.inc(Counter.RETRY_EXCEEDED_ERR);
+            failHead(c, WcStatus.RETRY_EXC_ERR);
+            return Outcome.RETRY_EXCEEDED;
+        }
+        c.compRetryLeft--;
+        engine.counters.inc(Counter.COMPLETER_RETRY_ERR);
+        engine.requester.rewind(c, psn);
+        return Outcome.RETRY;
+    }
+
+    /** The head WQE fails with {@code status}; the QP goes to ERR and the rest is flushed. */
+    private void failHead(QpContext c, WcStatus status) {
+        SendWqe w = c.qp.sq().head();
+        if (w != null) engine.completeSend(c, w, status);
+        engine.toError(c, null);
+    }
+
+    /** The local ACK timeout and the RNR wait. */
+    void timers(QpContext c, long now) {
+        if (c.rnrDeadline <= now) {
+            c.rnrDeadline = QpContext.NEVER;
+            engine.requester.rewind(c, c.rnrRetryPsn);
+            engine.requester.run(c);
+            return;
+        }
+        if (c.retransmitDeadline <= now) {
+            c.retransmitDeadline = QpContext.NEVER;
+            if (c.compPsn == c.reqPsn || c.qp.sq().isEmpty()) return;
+            last = retry(c, c.compPsn);
+            engine.requester.run(c);
+        }
+    }
+}

@@ -1,0 +1,354 @@
+package org.softrnic.nic.transport;
+
+import java.lang.foreign.Arena;
+import java.util.List;
+import java.util.function.Consumer;
+import org.softrnic.nic.AsyncEvent;
+import org.softrnic.nic.Counter;
+import org.softrnic.nic.Counters;
+import org.softrnic.nic.PacketSink;
+import org.softrnic.nic.cq.CompletionQueue;
+import org.softrnic.nic.cq.WcOpcode;
+import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.nic.mem.IntMap;
+import org.softrnic.nic.mem.KeyTable;
+import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.qp.QpAttr;
+import org.softrnic.nic.qp.QpAttrMask;
+import org.softrnic.nic.qp.QpState;
+import org.softrnic.nic.qp.QpType;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.RecvWqe;
+import org.softrnic.nic.qp.Ring;
+import org.softrnic.nic.qp.SendWqe;
+import org.softrnic.nic.time.Clock;
+import org.softrnic.wire.Opcode;
+import org.softrnic.wire.PacketBuffer;
+import org.softrnic.wire.ParseError;
+import org.softrnic.wire.frame.Ethernet;
+import org.softrnic.wire.frame.FrameTemplate;
+import org.softrnic.wire.frame.FrameView;
+import org.softrnic.wire.frame.FrameWriter;
+import org.softrnic.wire.frame.IpHeader;
+import org.softrnic.wire.frame.Ipv4;
+import org.softrnic.wire.frame.Ipv6;
+import org.softrnic.wire.frame.Udp;
+import org.softrnic.wire.header.Bth;
+
+/**
+ * The transport engine of one device: packets in, packets out, time from the injected clock. It owns the
+ * per-QP transport state and dispatches to the requester, responder and completer. Single-threaded.
+ */
+public final class Engine {
+    /** rxe's RXE_MAX_PKT_PER_ACK: the requester asks for an ACK at least this often. */
+    static final int MAX_PKT_PER_ACK = 64;
+    /** rxe's RXE_MAX_UNACKED_PSNS: the requester's window. */
+    static final int MAX_UNACKED_PSNS = 128;
+    /** RoCEv2 UDP source ports lie in 0xC000-0xFFFF (IB_ROCE_UDP_ENCAP_VALID_PORT_MIN). */
+    static final int SPORT_MIN = 0xc000;
+
+    final Counters counters;
+    final Clock clock;
+    final KeyTable keys;
+    private final PacketSink sink;
+    private final List<Gid> gids;
+    private final int rocePort;
+    private final Consumer<AsyncEvent> events;
+    private final IntMap<QpContext> contexts = new IntMap<>();
+    final FrameWriter writer = new FrameWriter();
+    private final FrameView view;
+    final PacketBuffer tx;
+    private int ipId;
+    final Requester requester = new Requester(this);
+    final Responder responder = new Responder(this);
+    final Completer completer = new Completer(this);
+
+    public Engine(Counters counters, Clock clock, KeyTable keys, PacketSink sink, List<Gid> gids, int rocePort,
+                  Consumer<AsyncEvent> events) {
+        this.counters = counters;
+        this.clock = clock;
+        this.keys = keys;
+        this.sink = sink;
+        this.gids = List.copyOf(gids);
+        this.rocePort = rocePort;
+        this.events = events;
+        this.view = new FrameView(rocePort);
+        this.tx = PacketBuffer.allocate(Arena.ofAuto(), 4096 + 256);
+    }
+
+    public void addQp(QueuePair qp) {
+        contexts.put(qp.qpn(), new QpContext(qp));
+    }
+
+    public void removeQp(QueuePair qp) {
+        contexts.remove(qp.qpn());
+    }
+
+    private QpContext ctx(QueuePair qp) {
+        QpContext c = contexts.get(qp.qpn());
+        if (c == null) throw new IllegalStateException(qp + " is not known to the engine");
+        return c;
+    }
+
+    /** Applies what a successful modify_qp changed (the attributes are already in {@code qp.attr()}). */
+    public void modified(QueuePair qp, QpState from, int mask) {
+        QpContext c = ctx(qp);
+        QpAttr a = qp.attr();
+        QpState to = qp.state();
+        if (to == QpState.RESET) {
+            qp.sq().clear();
+            if (qp.rq() != null) qp.rq().clear();
+            QpContext fresh = new QpContext(qp);
+            contexts.put(qp.qpn(), fresh);
+            return;
+        }
+        if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) c.sizeResources(a.maxDestRdAtomic);
+        if ((mask & QpAttrMask.RQ_PSN) != 0) {
+            c.respPsn = a.rqPsn & Psn.MASK;
+            c.respLastOpcode = null;
+            c.respNakSent = false;
+        }
+        if ((mask & QpAttrMask.SQ_PSN) != 0) {
+            c.reqPsn = a.sqPsn & Psn.MASK;
+            c.compPsn = c.reqPsn;
+        }
+        if ((mask & QpAttrMask.RETRY_CNT) != 0) c.compRetryLeft = a.retryCnt;
+        if ((mask & QpAttrMask.RNR_RETRY) != 0) c.compRnrRetryLeft = a.rnrRetry;
+        if (qp.type() != QpType.UD && (mask & (QpAttrMask.AV | QpAttrMask.DEST_QPN)) != 0 && a.ahAttr != null) {
+            c.udpSourcePort = udpSourcePort(a.ahAttr.flowLabel(), qp.qpn(), a.destQpNum);
+            c.template = template(a.ahAttr.sgidIndex(), a.ahAttr.dgid(), a.ahAttr.trafficClass(), a.ahAttr.hopLimit(),
+                    a.ahAttr.flowLabel(), c.udpSourcePort);
+        }
+        if (qp.type() == QpType.UD && from == QpState.RESET) {
+            c.udpSourcePort = udUdpSourcePort(qp.qpn());
+        }
+        if (to == QpState.ERR && from != QpState.ERR) flush(c);
+        if (to == QpState.RTS) requester.run(c);
+    }
+
+    /** rdma_get_udp_sport(): RC and UC derive the UDP source port from the flow label or both QPNs. */
+    static int udpSourcePort(int flowLabel, int lqpn, int rqpn) {
+        int fl = flowLabel;
+        if (fl == 0) {
+            long v = (long) lqpn * rqpn;
+            v ^= v >>> 20;
+            v ^= v >>> 40;
+            fl = (int) (v & 0xfffff);
+        }
+        int low = fl & 0x3fff;
+        int high = fl & 0xfc000;
+        low ^= high >>> 14;
+        return low | SPORT_MIN;
+    }
+
+    /** rxe's UD source port: 0xC000 + hash_32(qpn, 14). */
+    static int udUdpSourcePort(int qpn) {
+        return SPORT_MIN + ((qpn * 0x61c88647) >>> (32 - 14));
+    }
+
+    FrameTemplate template(int sgidIndex, Gid dgid, int trafficClass, int hopLimit, int flowLabel, int sport) {
+        Gid sgid = gids.get(sgidIndex < gids.size() ? sgidIndex : 0);
+        IpHeader ip;
+        if (dgid.isIpv4Mapped() && sgid.isIpv4Mapped()) {
+            ip = Ipv4.roce((java.net.Inet4Address) sgid.toInetAddress(), (java.net.Inet4Address) dgid.toInetAddress(),
+                    0, trafficClass >>> 2, trafficClass & 3);
+        } else {
+            ip = new Ipv6(trafficClass >>> 2, trafficClass & 3, flowLabel, 0, Ipv4.PROTO_UDP, hopLimit,
+                    Ipv6.parse(sgid.toInetAddress().getHostAddress()), Ipv6.parse(dgid.toInetAddress().getHostAddress()));
+        }
+        return FrameTemplate.of((Ethernet) null, ip, new Udp(sport, rocePort, 0, 0));
+    }
+
+    FrameTemplate udTemplate(QpContext c, org.softrnic.nic.qp.AddressVector av) {
+        FrameTemplate t = c.udTemplates.get(av.dgid());
+        if (t == null) {
+            t = template(av.sgidIndex(), av.dgid(), av.trafficClass(), av.hopLimit(), av.flowLabel(), c.udpSourcePort);
+            c.udTemplates.put(av.dgid(), t);
+        }
+        return t;
+    }
+
+    /** Starts a packet toward the QP's peer: BTH opcode, P_Key, destination QP and PSN are set. */
+    FrameWriter begin(FrameTemplate t, Opcode op, int dqpn, int psn) {
+        FrameWriter w = writer.begin(tx, t, op);
+        w.bth().pkey(Bth.DEFAULT_PKEY).dqpn(dqpn).psn(psn);
+        return w;
+    }
+
+    /** Completes the packet begun with {@link #begin} around its payload and hands it to the link. */
+    void transmit(int payloadLength) {
+        int len = writer.finish(payloadLength, ipId);
+        ipId = (ipId + 1) & 0xffff;
+        counters.inc(Counter.SENT_PKTS);
+        sink.transmit(tx, 0, len);
+    }
+
+    /** A request posted to the send queue: let the requester work. */
+    public void sendQueued(QueuePair qp) {
+        requester.run(ctx(qp));
+    }
+
+    /** One received IP packet (IPv4 or IPv6, UDP, RoCEv2). */
+    public void receive(PacketBuffer buf, int offset, int length) {
+        ParseError e = view.wrapIp(buf, offset, length);
+        if (e == null && !view.isRoce()) {
+            counters.inc(Counter.DROP_NOT_ROCE);
+            return;
+        }
+        if (e == null) e = view.verifyIcrc();
+        if (e != null) {
+            counters.inc(e == ParseError.ICRC_MISMATCH ? Counter.DROP_BAD_ICRC : Counter.DROP_MALFORMED);
+            return;
+        }
+        counters.inc(Counter.RCVD_PKTS);
+        Opcode op = view.roce.opcode();
+        if (op == Opcode.CNP) return; // congestion control is not modelled; a CNP needs no answer
+        int dqpn = view.roce.bth().dqpn();
+        QpContext c = contexts.get(dqpn);
+        if (c == null) {
+            counters.inc(Counter.DROP_UNKNOWN_QP);
+            return;
+        }
+        QueuePair qp = c.qp;
+        if (Opcodes.transport(qp.type()) != op.transport()) {
+            counters.inc(Counter.DROP_OPCODE_FOR_QP_TYPE);
+            return;
+        }
+        if (view.roce.bth().pkey() != Bth.DEFAULT_PKEY) {
+            counters.inc(Counter.DROP_BAD_PKEY);
+            return;
+        }
+        if (op.isRequest()) responder.receive(c, view);
+        else completer.receive(c, view);
+    }
+
+    /** The earliest timer deadline of any QP, or Long.MAX_VALUE when none is armed. */
+    public long nextDeadline() {
+        long[] min = {QpContext.NEVER};
+        contexts.forEachValue(c -> {
+            min[0] = Math.min(min[0], Math.min(c.retransmitDeadline, c.rnrDeadline));
+        });
+        return min[0];
+    }
+
+    /** Fires every timer whose deadline has passed. */
+    public void runTimers() {
+        long now = clock.nanoTime();
+        java.util.ArrayList<QpContext> due = new java.util.ArrayList<>();
+        contexts.forEachValue(c -> {
+            if (c.retransmitDeadline <= now || c.rnrDeadline <= now) due.add(c);
+        });
+        for (QpContext c : due) completer.timers(c, now);
+    }
+
+    // ---- completions and errors, shared by the three roles
+
+    /** Writes a send-queue completion for the head WQE when it is signaled or failed, then pops it. */
+    void completeSend(QpContext c, SendWqe w, WcStatus status) {
+        QueuePair qp = c.qp;
+        if (status != WcStatus.SUCCESS || w.signaled(qp.sqSigAll())) {
+            WorkCompletion wc = reserve(qp.sendCq());
+            if (wc != null) {
+                wc.wrId = w.wrId;
+                wc.status = status;
+                wc.opcode = w.opcode.wcOpcode;
+                wc.byteLen = (int) w.length;
+                wc.qpNum = qp.qpn();
+                qp.sendCq().commit(false);
+            }
+        }
+        if (status == WcStatus.SUCCESS) countSend(w);
+        w.state = status == WcStatus.SUCCESS ? SendWqe.State.DONE : SendWqe.State.ERROR;
+        qp.sq().pop();
+        if (c.reqIndex > 0) c.reqIndex--;
+    }
+
+    private void countSend(SendWqe w) {
+        if (w.opcode.isSend()) counters.inc(Counter.RDMA_SENDS);
+    }
+
+    /** A receive completion slot on the QP's receive CQ, or null when that CQ overflowed. */
+    WorkCompletion reserve(CompletionQueue cq) {
+        WorkCompletion wc = cq.reserve();
+        if (wc == null && cq.overflowed()) cqOverflow(cq);
+        return wc;
+    }
+
+    private void cqOverflow(CompletionQueue cq) {
+        events.accept(new AsyncEvent(AsyncEvent.Type.CQ_ERR, cq));
+        java.util.ArrayList<QpContext> affected = new java.util.ArrayList<>();
+        contexts.forEachValue(c -> {
+            if ((c.qp.sendCq() == cq || c.qp.recvCq() == cq) && c.qp.state() != QpState.ERR) affected.add(c);
+        });
+        for (QpContext c : affected) toError(c, AsyncEvent.Type.QP_FATAL);
+    }
+
+    void completeRecv(QpContext c, RecvWqe w, WcStatus status, WcOpcode opcode, int byteLen, int imm, int flags,
+                      int srcQp, boolean solicited) {
+        QueuePair qp = c.qp;
+        WorkCompletion wc = reserve(qp.recvCq());
+        if (wc != null) {
+            wc.wrId = w.wrId;
+            wc.status = status;
+            wc.opcode = opcode;
+            wc.byteLen = byteLen;
+            wc.immData = imm;
+            wc.wcFlags = flags;
+            wc.qpNum = qp.qpn();
+            wc.srcQp = srcQp;
+            qp.recvCq().commit(solicited);
+        }
+        if (status == WcStatus.SUCCESS) counters.inc(Counter.RDMA_RECVS);
+    }
+
+    /** Moves the QP to ERR, raises the affiliated event, and flushes its queues. */
+    void toError(QpContext c, AsyncEvent.Type event) {
+        if (c.qp.state() == QpState.ERR) return;
+        c.qp.state(QpState.ERR);
+        if (event != null) events.accept(new AsyncEvent(event, c.qp));
+        flush(c);
+    }
+
+    /** Completes every outstanding WQE of an ERR QP with IBV_WC_WR_FLUSH_ERR, as rxe does on entering ERR. */
+    void flush(QpContext c) {
+        QueuePair qp = c.qp;
+        c.retransmitDeadline = QpContext.NEVER;
+        c.rnrDeadline = QpContext.NEVER;
+        while (!qp.sq().isEmpty()) {
+            SendWqe w = qp.sq().head();
+            completeSend(c, w, w.state == SendWqe.State.ERROR && w.status != null ? w.status : WcStatus.WR_FLUSH_ERR);
+        }
+        c.reqIndex = 0;
+        c.reqOutstandingReadAtomic = 0;
+        if (c.respWqe != null && !c.respWqeFromSrq) {
+            // a partly received message's WQE is still at the head of the RQ: flushed with the rest
+            c.respWqe = null;
+        }
+        Ring<RecvWqe> rq = qp.rq();
+        if (rq != null) {
+            while (!rq.isEmpty()) {
+                completeRecv(c, rq.head(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
+                rq.pop();
+            }
+        }
+    }
+
+    void srqLimit(org.softrnic.nic.qp.SharedReceiveQueue srq) {
+        events.accept(new AsyncEvent(AsyncEvent.Type.SRQ_LIMIT_REACHED, srq));
+    }
+
+    /** A posted receive: the responder may be waiting on one (nothing to do: the peer retries after RNR). */
+    public void recvQueued(QueuePair qp) {
+        if (qp.state() == QpState.ERR) flush(ctx(qp));
+    }
+
+    /** Local ACK timeout: 4.096 us x 2^timeout, 0 meaning none (IBTA 9.7.6.1.3). */
+    static long timeoutNanos(int timeout) {
+        return timeout == 0 ? QpContext.NEVER : 4096L << Math.min(timeout, 31);
+    }
+
+    long now() {
+        return clock.nanoTime();
+    }
+}

@@ -1,0 +1,223 @@
+package org.softrnic.nic.transport;
+
+import org.softrnic.nic.AsyncEvent;
+import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.nic.mem.Access;
+import org.softrnic.nic.mem.AccessError;
+import org.softrnic.nic.qp.QpState;
+import org.softrnic.nic.qp.QpType;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.SendFlags;
+import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.nic.qp.SendWqe;
+import org.softrnic.wire.OpClass;
+import org.softrnic.wire.Opcode;
+import org.softrnic.wire.Position;
+import org.softrnic.wire.Transport;
+import org.softrnic.wire.frame.FrameTemplate;
+import org.softrnic.wire.frame.FrameWriter;
+
+/**
+ * The requester (rxe_req.c): turns send-queue WQEs into request packets, one MTU at a time, with PSNs,
+ * AckReq, the max_rd_atomic limit, fences and the unacknowledged-PSN window. Retransmission restarts it
+ * from an earlier PSN through {@link #rewind}.
+ */
+final class Requester {
+    /** Why the requester stopped (rxe's named exits): for tests and traces. */
+    enum Stop { NOT_RTS, QUEUE_EMPTY, FENCE, RD_ATOMIC_LIMIT, WINDOW_FULL, RNR_WAIT, ERROR }
+
+    private final Engine engine;
+
+    Requester(Engine engine) {
+        this.engine = engine;
+    }
+
+    Stop run(QpContext c) {
+        QueuePair qp = c.qp;
+        while (true) {
+            if (qp.state() != QpState.RTS) return Stop.NOT_RTS;
+            if (c.rnrDeadline != QpContext.NEVER) return Stop.RNR_WAIT;
+            if (c.reqIndex >= qp.sq().size()) return Stop.QUEUE_EMPTY;
+            SendWqe w = qp.sq().get(c.reqIndex);
+            boolean rc = qp.type() == QpType.RC;
+            if (w.state == SendWqe.State.POSTED) {
+                if (rc && (w.flags & SendFlags.FENCE) != 0 && c.reqOutstandingReadAtomic > 0) return Stop.FENCE;
+                if (rc && w.opcode.isReadOrAtomic() && c.reqOutstandingReadAtomic >= Math.max(1, qp.attr().maxRdAtomic)) {
+                    return Stop.RD_ATOMIC_LIMIT;
+                }
+                if (!start(c, w)) return Stop.ERROR;
+            }
+            if (rc && Psn.diff(c.reqPsn, c.compPsn) >= Engine.MAX_UNACKED_PSNS) return Stop.WINDOW_FULL;
+            sendPacket(c, w);
+        }
+    }
+
+    /** First touch of a WQE: check its local buffers and give it its first PSN. */
+    private boolean start(QpContext c, SendWqe w) {
+        QueuePair qp = c.qp;
+        if (!w.isInline) {
+            int needed = w.opcode.isReadOrAtomic() ? Access.LOCAL_WRITE : 0;
+            AccessError e = Sges.resolve(engine.keys, qp.pd(), w.sges, w.sgeMrs, w.numSge, needed);
+            if (e != null) {
+                fail(c, w, WcStatus.LOC_PROT_ERR);
+                return false;
+            }
+        }
+        if (w.opcode.isAtomic() && w.length != 8) {
+            fail(c, w, WcStatus.LOC_LEN_ERR);
+            return false;
+        }
+        w.firstPsn = c.reqPsn;
+        w.sent = 0;
+        w.received = 0;
+        w.state = SendWqe.State.PROCESSING;
+        return true;
+    }
+
+    /** A local error on the WQE: it completes in error and the QP goes to ERR (IBTA 10.8.3.1). */
+    private void fail(QpContext c, SendWqe w, WcStatus status) {
+        // earlier WQEs may still await acknowledgement: mark this one and let the completer reach it
+        if (c.reqIndex == 0) {
+            engine.completeSend(c, w, status);
+        } else {
+            w.state = SendWqe.State.ERROR;
+            w.status = status;
+        }
+        engine.toError(c, AsyncEvent.Type.QP_REQ_ERR);
+    }
+
+    private void sendPacket(QpContext c, SendWqe w) {
+        QueuePair qp = c.qp;
+        switch (w.opcode) {
+            case RDMA_READ -> sendRead(c, w);
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> sendAtomic(c, w);
+            default -> sendData(c, w, qp.type() == QpType.UD ? udMtu(qp) : qp.mtuBytes());
+        }
+    }
+
+    private static int udMtu(QueuePair qp) {
+        return qp.mtuBytes();
+    }
+
+    /** SEND and RDMA WRITE: the next MTU of the message. */
+    private void sendData(QpContext c, SendWqe w, int mtu) {
+        QueuePair qp = c.qp;
+        long remaining = w.length - w.sent;
+        boolean first = w.sent == 0;
+        boolean last = remaining <= mtu;
+        int payload = (int) Math.min(mtu, remaining);
+        Transport t = Opcodes.transport(qp.type());
+        OpClass cls = w.opcode.isSend() ? OpClass.SEND : OpClass.RDMA_WRITE;
+        Position p = Opcodes.position(first, last);
+        boolean imm = last && w.opcode.hasImmediate();
+        boolean inv = last && w.opcode == SendOpcode.SEND_WITH_INV;
+        Opcode op = Opcodes.cached(t, cls, p, imm, inv);
+        boolean ud = qp.type() == QpType.UD;
+        FrameTemplate tpl = ud ? engine.udTemplate(c, w.udAh) : c.template;
+        int dqpn = ud ? w.udRemoteQpn : qp.attr().destQpNum;
+        int psn = c.reqPsn;
+        boolean ackReq = qp.type() == QpType.RC && (last || ++c.reqNoAckPackets >= Engine.MAX_PKT_PER_ACK);
+        if (ackReq) c.reqNoAckPackets = 0;
+        FrameWriter fw = engine.begin(tpl, op, dqpn, psn);
+        fw.bth().flags(last && (w.flags & SendFlags.SOLICITED) != 0, false, 0, 0).ackReq(ackReq);
+        if (op.hasReth()) fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.length);
+        if (op.hasImmediate()) fw.immDt().value(w.immData);
+        if (op.hasInvalidate()) fw.ieth().rkey(w.invalidateRkey);
+        if (ud) fw.deth().qkey(w.udRemoteQkey < 0 ? qp.attr().qkey : w.udRemoteQkey).sqpn(qp.qpn());
+        copyPayload(w, fw, payload);
+        engine.transmit(payload);
+        w.sent += payload;
+        c.reqPsn = Psn.add(psn, 1);
+        if (last) finishMessage(c, w, psn);
+        else armTimer(c);
+    }
+
+    private static void copyPayload(SendWqe w, FrameWriter fw, int payload) {
+        var seg = fw.payloadSegment();
+        long at = fw.payloadOffset();
+        if (w.isInline) {
+            java.lang.foreign.MemorySegment.copy(w.inline, (int) w.sent, seg, java.lang.foreign.ValueLayout.JAVA_BYTE,
+                    at, payload);
+        } else {
+            Sges.gather(w.sges, w.sgeMrs, w.numSge, w.sent, seg, at, payload);
+        }
+    }
+
+    private void finishMessage(QpContext c, SendWqe w, int lastPsn) {
+        w.lastPsn = lastPsn;
+        w.state = SendWqe.State.PENDING;
+        c.reqIndex++;
+        if (c.qp.type() == QpType.RC) {
+            armTimer(c);
+        } else {
+            // UC and UD are unacknowledged: the WQE completes once its last packet is on the wire
+            engine.completeSend(c, w, WcStatus.SUCCESS);
+        }
+    }
+
+    private void sendRead(QpContext c, SendWqe w) {
+        QueuePair qp = c.qp;
+        int mtu = qp.mtuBytes();
+        long remaining = w.length - w.sent;
+        int packets = (int) Math.max(1, (remaining + mtu - 1) / mtu);
+        int psn = c.reqPsn;
+        FrameWriter fw = engine.begin(c.template, Opcode.RC_RDMA_READ_REQUEST, qp.attr().destQpNum, psn);
+        fw.bth().ackReq(true);
+        fw.reth().va(w.remoteAddr + w.sent).rkey(w.rkey).dlen((int) remaining);
+        engine.transmit(0);
+        c.reqNoAckPackets = 0;
+        c.reqPsn = Psn.add(psn, packets);
+        c.reqOutstandingReadAtomic++;
+        finishMessage(c, w, Psn.add(psn, packets - 1));
+    }
+
+    private void sendAtomic(QpContext c, SendWqe w) {
+        QueuePair qp = c.qp;
+        Opcode op = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD;
+        int psn = c.reqPsn;
+        FrameWriter fw = engine.begin(c.template, op, qp.attr().destQpNum, psn);
+        fw.bth().ackReq(true);
+        long swapAdd = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
+        long compare = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
+        fw.atomicEth().va(w.remoteAddr).rkey(w.rkey).swapAdd(swapAdd).compare(compare);
+        engine.transmit(0);
+        c.reqNoAckPackets = 0;
+        c.reqPsn = Psn.add(psn, 1);
+        c.reqOutstandingReadAtomic++;
+        finishMessage(c, w, psn);
+    }
+
+    private void armTimer(QpContext c) {
+        if (!c.retransmitArmed()) {
+            long t = Engine.timeoutNanos(c.qp.attr().timeout);
+            c.retransmitDeadline = t == QpContext.NEVER ? QpContext.NEVER : engine.now() + t;
+        }
+    }
+
+    /**
+     * Go-back-N: the next packet sent is the one with PSN {@code psn}, which lies in the head WQE (everything
+     * before it is acknowledged). Later WQEs start again from scratch.
+     */
+    void rewind(QpContext c, int psn) {
+        QueuePair qp = c.qp;
+        int mtu = qp.mtuBytes();
+        c.reqOutstandingReadAtomic = 0;
+        c.reqNoAckPackets = 0;
+        for (int i = 0; i < qp.sq().size(); i++) {
+            SendWqe w = qp.sq().get(i);
+            if (w.state == SendWqe.State.POSTED) break;
+            if (i == 0) {
+                long offset = (long) Psn.diff(psn, w.firstPsn) * mtu;
+                if (w.opcode.isAtomic() || offset < 0) offset = 0;
+                w.sent = Math.min(offset, w.length);
+                if (w.opcode == SendOpcode.RDMA_READ) w.received = w.sent;
+                w.state = SendWqe.State.PROCESSING;
+            } else {
+                w.state = SendWqe.State.POSTED;
+            }
+        }
+        c.reqIndex = 0;
+        c.reqPsn = psn;
+        c.retransmitDeadline = QpContext.NEVER;
+    }
+}

@@ -1,0 +1,510 @@
+package org.softrnic.nic.transport;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import org.softrnic.nic.AsyncEvent;
+import org.softrnic.nic.Counter;
+import org.softrnic.nic.cq.WcOpcode;
+import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.nic.mem.Access;
+import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.qp.QpState;
+import org.softrnic.nic.qp.QpType;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.RecvWqe;
+import org.softrnic.nic.qp.SharedReceiveQueue;
+import org.softrnic.wire.OpClass;
+import org.softrnic.wire.Opcode;
+import org.softrnic.wire.Position;
+import org.softrnic.wire.Transport;
+import org.softrnic.wire.frame.FrameView;
+import org.softrnic.wire.frame.FrameWriter;
+import org.softrnic.wire.header.Aeth;
+import org.softrnic.wire.header.NakCode;
+import org.softrnic.wire.packet.RocePacketView;
+
+/**
+ * The responder (rxe_resp.c): incoming requests to memory and receive queues, plus ACK and NAK. It runs
+ * as an explicit state machine over rxe's named states, one packet at a time.
+ */
+final class Responder {
+    /** rxe's responder states (enum resp_states), reduced to the ones softrnic distinguishes. */
+    enum State {
+        CHK_PSN, CHK_OP_SEQ, CHK_OP_VALID, CHK_RESOURCE, CHK_LENGTH, CHK_RKEY, EXECUTE, READ_REPLY, ATOMIC_REPLY,
+        COMPLETE, ACKNOWLEDGE, DUPLICATE_REQUEST, ERR_PSN_OUT_OF_SEQ, ERR_RNR, ERR_INVALID_REQUEST,
+        ERR_RKEY_VIOLATION, ERR_REMOTE_OPERATION, ERR_LENGTH, DROP, DONE
+    }
+
+    private static final ValueLayout.OfLong HOST_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** rdma-core puts a 40-byte GRH area in front of every UD receive. */
+    static final int GRH_BYTES = 40;
+
+    private final Engine engine;
+    private final MemorySegment grh = Arena.ofAuto().allocate(GRH_BYTES);
+    /** The states the last packet went through, for tests and traces. */
+    State last;
+
+    // the packet being handled
+    private QpContext c;
+    private RocePacketView p;
+    private Opcode op;
+    private int psn;
+    private int len;
+    private MemoryRegion mr;
+    private WcStatus recvStatus;
+
+    Responder(Engine engine) {
+        this.engine = engine;
+    }
+
+    void receive(QpContext ctx, FrameView v) {
+        QueuePair qp = ctx.qp;
+        QpState s = qp.state();
+        if (s != QpState.RTR && s != QpState.RTS && s != QpState.SQD && s != QpState.SQE) {
+            engine.counters.inc(Counter.DROP_QP_STATE);
+            return;
+        }
+        c = ctx;
+        p = v.roce;
+        op = p.opcode();
+        psn = p.bth().psn();
+        len = p.payloadLength();
+        mr = null;
+        recvStatus = WcStatus.SUCCESS;
+        if (qp.type() == QpType.UD) {
+            ud(v);
+            return;
+        }
+        State state = State.CHK_PSN;
+        while (state != State.DONE) {
+            last = state;
+            state = switch (state) {
+                case CHK_PSN -> checkPsn();
+                case CHK_OP_SEQ -> checkOpSeq();
+                case CHK_OP_VALID -> checkOpValid();
+                case CHK_RESOURCE -> checkResource();
+                case CHK_LENGTH -> checkLength();
+                case CHK_RKEY -> checkRkey();
+                case EXECUTE -> execute();
+                case READ_REPLY -> readReply();
+                case ATOMIC_REPLY -> atomicReply();
+                case COMPLETE -> complete();
+                case ACKNOWLEDGE -> acknowledge();
+                case DUPLICATE_REQUEST -> duplicate();
+                case ERR_PSN_OUT_OF_SEQ -> outOfSequence();
+                case ERR_RNR -> rnr();
+                case ERR_INVALID_REQUEST -> classError(NakCode.INVALID_REQUEST, AsyncEvent.Type.QP_REQ_ERR);
+                case ERR_RKEY_VIOLATION -> classError(NakCode.REMOTE_ACCESS_ERROR, AsyncEvent.Type.QP_ACCESS_ERR);
+                case ERR_REMOTE_OPERATION -> classError(NakCode.REMOTE_OPERATIONAL_ERROR, AsyncEvent.Type.QP_FATAL);
+                case ERR_LENGTH -> {
+                    recvStatus = WcStatus.LOC_LEN_ERR;
+                    yield classError(NakCode.INVALID_REQUEST, null);
+                }
+                case DROP -> State.DONE;
+                case DONE -> State.DONE;
+            };
+        }
+        c = null;
+        p = null;
+    }
+
+    private boolean uc() {
+        return c.qp.type() == QpType.UC;
+    }
+
+    /** UC errors are silent: the rest of the message is dropped (IBTA 9.8.3). */
+    private State ucDrop() {
+        c.respUcDropping = true;
+        engine.counters.inc(Counter.DROP_UC_SEQUENCE);
+        return State.DROP;
+    }
+
+    private State checkPsn() {
+        int d = Psn.diff(psn, c.respPsn);
+        if (uc()) {
+            if (d != 0 || c.respUcDropping) {
+                if (!op.position.starts()) return ucDrop();
+                // a new message resynchronises UC; the partial one is abandoned, its WQE reused
+                c.respPsn = psn;
+                c.respUcDropping = false;
+                c.respLastOpcode = null;
+                c.respOffset = 0;
+            }
+            return State.CHK_OP_SEQ;
+        }
+        if (d > 0) return State.ERR_PSN_OUT_OF_SEQ;
+        if (d < 0) return State.DUPLICATE_REQUEST;
+        c.respNakSent = false;
+        return State.CHK_OP_SEQ;
+    }
+
+    /** FIRST is followed by MIDDLE or LAST of the same operation; anything else starts a message. */
+    private State checkOpSeq() {
+        Opcode prev = c.respLastOpcode;
+        boolean inMessage = prev != null && !prev.position.ends();
+        boolean ok = inMessage
+                ? prev.opClass == op.opClass && (op.position == Position.MIDDLE || op.position == Position.LAST)
+                : op.position.starts();
+        if (ok) return State.CHK_OP_VALID;
+        return uc() ? ucDrop() : State.ERR_INVALID_REQUEST;
+    }
+
+    private State checkOpValid() {
+        int access = c.qp.attr().qpAccessFlags;
+        int needed = switch (op.opClass) {
+            case RDMA_WRITE -> Access.REMOTE_WRITE;
+            case RDMA_READ_REQUEST -> Access.REMOTE_READ;
+            case ATOMIC -> Access.REMOTE_ATOMIC;
+            case SEND -> 0;
+            default -> -1; // FLUSH, ATOMIC_WRITE, RESYNC: not implemented by this responder
+        };
+        if (needed < 0 || (access & needed) != needed) return uc() ? ucDrop() : State.ERR_INVALID_REQUEST;
+        return State.CHK_RESOURCE;
+    }
+
+    private State checkResource() {
+        boolean takesWqe = op.opClass == OpClass.SEND ? op.position.starts()
+                : op.consumesRecvWqe() && op.position.ends();
+        if (takesWqe && c.respWqe == null) {
+            RecvWqe w = takeRecvWqe(c);
+            if (w == null) return uc() ? ucDrop() : State.ERR_RNR;
+            if (org.softrnic.nic.transport.Sges.resolve(engine.keys, c.qp.pd(), w.sges, w.sgeMrs, w.numSge,
+                    Access.LOCAL_WRITE) != null) {
+                recvStatus = WcStatus.LOC_PROT_ERR;
+                return uc() ? ucDrop() : State.ERR_REMOTE_OPERATION;
+            }
+            c.respOffset = 0;
+        }
+        return State.CHK_LENGTH;
+    }
+
+    private State checkLength() {
+        int mtu = c.qp.mtuBytes();
+        boolean data = op.opClass == OpClass.SEND || op.opClass == OpClass.RDMA_WRITE;
+        if (data) {
+            boolean full = op.position == Position.FIRST || op.position == Position.MIDDLE;
+            if (full ? len != mtu : len > mtu) return uc() ? ucDrop() : State.ERR_INVALID_REQUEST;
+        }
+        if (op.opClass == OpClass.SEND && c.respOffset + len > c.respWqe.length) {
+            return uc() ? ucDrop() : State.ERR_LENGTH;
+        }
+        if (op.opClass == OpClass.RDMA_WRITE) {
+            long remaining = op.hasReth() ? Integer.toUnsignedLong(p.reth().dlen()) : c.respWriteRemaining;
+            boolean ends = op.position.ends();
+            if (ends ? len != remaining : len > remaining) return uc() ? ucDrop() : State.ERR_INVALID_REQUEST;
+        }
+        return op.hasReth() || op.opClass == OpClass.ATOMIC ? State.CHK_RKEY : State.EXECUTE;
+    }
+
+    private State checkRkey() {
+        long va;
+        long length;
+        int rkey;
+        int needed;
+        if (op.opClass == OpClass.ATOMIC) {
+            va = p.atomicEth().va();
+            rkey = p.atomicEth().rkey();
+            length = 8;
+            needed = Access.REMOTE_ATOMIC;
+            if ((va & 7) != 0) return State.ERR_INVALID_REQUEST; // rxe: RESPST_ERR_MISALIGNED_ATOMIC
+        } else {
+            va = p.reth().va();
+            rkey = p.reth().rkey();
+            length = Integer.toUnsignedLong(p.reth().dlen());
+            needed = op.opClass == OpClass.RDMA_WRITE ? Access.REMOTE_WRITE : Access.REMOTE_READ;
+            if (length == 0) return State.EXECUTE; // zero-length RDMA checks no key (IBTA 9.4.4)
+        }
+        MemoryRegion region = engine.keys.byRkey(rkey);
+        if (region == null || region.check(c.qp.pd(), needed, va, length) != null) {
+            return uc() ? ucDrop() : State.ERR_RKEY_VIOLATION;
+        }
+        mr = region;
+        return State.EXECUTE;
+    }
+
+    private State execute() {
+        switch (op.opClass) {
+            case SEND -> {
+                RecvWqe w = c.respWqe;
+                Sges.scatter(w.sges, w.sgeMrs, w.numSge, c.respOffset, p.segment(), p.payloadOffset(), len);
+                c.respOffset += len;
+            }
+            case RDMA_WRITE -> {
+                if (op.hasReth()) {
+                    c.respWriteMr = mr;
+                    c.respWriteVa = p.reth().va();
+                    c.respWriteRemaining = Integer.toUnsignedLong(p.reth().dlen());
+                    c.respWriteLength = c.respWriteRemaining;
+                }
+                if (len > 0) {
+                    MemoryRegion m = c.respWriteMr;
+                    MemorySegment.copy(p.segment(), p.payloadOffset(), m.segment(), m.offsetOf(c.respWriteVa), len);
+                }
+                c.respWriteVa += len;
+                c.respWriteRemaining -= len;
+            }
+            case RDMA_READ_REQUEST -> {
+                return State.READ_REPLY;
+            }
+            case ATOMIC -> {
+                return State.ATOMIC_REPLY;
+            }
+            default -> {
+                return State.ERR_INVALID_REQUEST;
+            }
+        }
+        c.respPsn = Psn.add(c.respPsn, 1);
+        c.respLastOpcode = op;
+        if (op.position.ends()) c.respMsn = (c.respMsn + 1) & 0xffffff;
+        return State.COMPLETE;
+    }
+
+    private State complete() {
+        if (!op.position.ends() || !op.consumesRecvWqe()) return State.ACKNOWLEDGE;
+        RecvWqe w = c.respWqe;
+        int flags = 0;
+        int imm = 0;
+        WcOpcode wcOp = WcOpcode.RECV;
+        int byteLen = (int) c.respOffset;
+        if (op.hasImmediate()) {
+            flags |= WorkCompletion.WC_WITH_IMM;
+            imm = p.immDt().value();
+        }
+        if (op.opClass == OpClass.RDMA_WRITE) {
+            wcOp = WcOpcode.RECV_RDMA_WITH_IMM;
+            byteLen = (int) c.respWriteLength;
+        }
+        if (op.hasInvalidate()) {
+            int rkey = p.ieth().rkey();
+            MemoryRegion target = engine.keys.byRkey(rkey);
+            if (target != null && target.pd() == c.qp.pd()) target.invalidate();
+            flags |= WorkCompletion.WC_WITH_INV;
+            imm = rkey;
+        }
+        engine.completeRecv(c, w, WcStatus.SUCCESS, wcOp, byteLen, imm, flags, 0, p.bth().se());
+        releaseRecvWqe(c);
+        return State.ACKNOWLEDGE;
+    }
+
+    private State acknowledge() {
+        if (!uc() && p.bth().ackReq()) sendAck(Aeth.ACK_CREDITS_INVALID, psn);
+        return State.DONE;
+    }
+
+    private void sendAck(int syndrome, int ackPsn) {
+        FrameWriter w = engine.begin(c.template, Opcode.RC_ACKNOWLEDGE, c.qp.attr().destQpNum, ackPsn);
+        w.aeth().syndrome(syndrome).msn(c.respMsn);
+        engine.transmit(0);
+    }
+
+    private State readReply() {
+        long va = p.reth().va();
+        long length = Integer.toUnsignedLong(p.reth().dlen());
+        ReadAtomicResource r = nextResource();
+        r.kind = ReadAtomicResource.Kind.READ;
+        r.firstPsn = psn;
+        r.mr = mr;
+        r.va = va;
+        r.length = length;
+        int packets = sendReadResponses(mr, va, length, psn);
+        r.lastPsn = Psn.add(psn, packets - 1);
+        c.respPsn = Psn.add(psn, packets);
+        c.respLastOpcode = op;
+        return State.DONE;
+    }
+
+    /** Sends the READ response packets for {@code length} bytes at {@code va}, the first one with PSN {@code first}. */
+    private int sendReadResponses(MemoryRegion region, long va, long length, int first) {
+        int mtu = c.qp.mtuBytes();
+        int packets = (int) Math.max(1, (length + mtu - 1) / mtu);
+        c.respMsn = (c.respMsn + 1) & 0xffffff;
+        for (int i = 0; i < packets; i++) {
+            Position pos = Opcodes.position(i == 0, i == packets - 1);
+            Opcode rop = Opcodes.cached(Transport.RC, OpClass.RDMA_READ_RESPONSE, pos, false, false);
+            FrameWriter w = engine.begin(c.template, rop, c.qp.attr().destQpNum, Psn.add(first, i));
+            if (rop.hasAeth()) w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(c.respMsn);
+            int chunk = (int) Math.min(mtu, length - (long) i * mtu);
+            if (chunk > 0) {
+                MemorySegment.copy(region.segment(), region.offsetOf(va + (long) i * mtu), w.payloadSegment(),
+                        w.payloadOffset(), chunk);
+            }
+            engine.transmit(chunk);
+        }
+        return packets;
+    }
+
+    private State atomicReply() {
+        long va = p.atomicEth().va();
+        long at = mr.offsetOf(va);
+        // atomics act on the 8 bytes in host (little-endian) order, as on an x86 host
+        long original = mr.segment().get(HOST_LONG, at);
+        long updated = op == Opcode.RC_COMPARE_SWAP
+                ? (original == p.atomicEth().compare() ? p.atomicEth().swapAdd() : original)
+                : original + p.atomicEth().swapAdd();
+        mr.segment().set(HOST_LONG, at, updated);
+        c.respMsn = (c.respMsn + 1) & 0xffffff;
+        ReadAtomicResource r = nextResource();
+        r.kind = ReadAtomicResource.Kind.ATOMIC;
+        r.firstPsn = psn;
+        r.lastPsn = psn;
+        r.original = original;
+        r.msn = c.respMsn;
+        sendAtomicAck(psn, original, c.respMsn);
+        c.respPsn = Psn.add(psn, 1);
+        c.respLastOpcode = op;
+        return State.DONE;
+    }
+
+    private void sendAtomicAck(int ackPsn, long original, int msn) {
+        FrameWriter w = engine.begin(c.template, Opcode.RC_ATOMIC_ACKNOWLEDGE, c.qp.attr().destQpNum, ackPsn);
+        w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(msn);
+        w.atomicAckEth().orig(original);
+        engine.transmit(0);
+    }
+
+    private ReadAtomicResource nextResource() {
+        ReadAtomicResource r = c.respResources[c.respNextResource];
+        c.respNextResource = (c.respNextResource + 1) % c.respResources.length;
+        return r;
+    }
+
+    /**
+     * A request the responder has already executed (IBTA 9.9.1.1.1): SEND and WRITE are acknowledged again;
+     * a READ is answered again from memory; an atomic is answered from its saved result, never re-executed.
+     */
+    private State duplicate() {
+        engine.counters.inc(Counter.DUPLICATE_REQUEST);
+        switch (op.opClass) {
+            case SEND, RDMA_WRITE -> sendAck(Aeth.ACK_CREDITS_INVALID, Psn.add(c.respPsn, -1));
+            case RDMA_READ_REQUEST -> {
+                for (ReadAtomicResource r : c.respResources) {
+                    if (r.kind == ReadAtomicResource.Kind.READ && Psn.diff(psn, r.firstPsn) >= 0
+                            && Psn.diff(psn, r.lastPsn) <= 0) {
+                        long va = p.reth().va();
+                        long length = Integer.toUnsignedLong(p.reth().dlen());
+                        if (MemoryRegion.inBounds(r.va, r.length, va, length)) {
+                            int msn = c.respMsn;
+                            c.respMsn = (c.respMsn - 1) & 0xffffff; // the replay does not complete a new message
+                            sendReadResponses(r.mr, va, length, psn);
+                            c.respMsn = msn;
+                        }
+                        break;
+                    }
+                }
+            }
+            case ATOMIC -> {
+                for (ReadAtomicResource r : c.respResources) {
+                    if (r.kind == ReadAtomicResource.Kind.ATOMIC && r.firstPsn == psn) {
+                        sendAtomicAck(psn, r.original, r.msn);
+                        break;
+                    }
+                }
+            }
+            default -> { }
+        }
+        return State.DONE;
+    }
+
+    /** One NAK per gap: later packets of the same gap are dropped silently (IBTA 9.7.5.1.1). */
+    private State outOfSequence() {
+        engine.counters.inc(Counter.OUT_OF_SEQ_REQUEST);
+        if (!c.respNakSent) {
+            c.respNakSent = true;
+            sendAck(Aeth.nak(NakCode.PSN_SEQUENCE_ERROR, 0).syndrome(), c.respPsn);
+        }
+        return State.DONE;
+    }
+
+    private State rnr() {
+        engine.counters.inc(Counter.SEND_RNR_ERR);
+        sendAck(Aeth.rnrNak(c.qp.attr().minRnrTimer & 0x1f, 0).syndrome(), psn);
+        return State.DONE;
+    }
+
+    /**
+     * Class C and D errors (IBTA 9.9.3.1.3): NAK the request, complete the receive WQE in use (if any) in
+     * error, and move the QP to ERR.
+     */
+    private State classError(NakCode code, AsyncEvent.Type event) {
+        sendAck(Aeth.nak(code, 0).syndrome(), psn);
+        if (c.respWqe != null) {
+            WcStatus st = recvStatus != WcStatus.SUCCESS ? recvStatus : WcStatus.REM_INV_REQ_ERR;
+            engine.completeRecv(c, c.respWqe, st, WcOpcode.RECV, (int) c.respOffset, 0, 0, 0, false);
+            releaseRecvWqe(c);
+        }
+        engine.toError(c, event);
+        return State.DONE;
+    }
+
+    private RecvWqe takeRecvWqe(QpContext ctx) {
+        QueuePair qp = ctx.qp;
+        SharedReceiveQueue srq = qp.srq();
+        if (srq == null) {
+            RecvWqe w = qp.rq().head();
+            ctx.respWqe = w;
+            ctx.respWqeFromSrq = false;
+            return w;
+        }
+        RecvWqe head = srq.ring().head();
+        if (head == null) return null;
+        if (ctx.srqCopy == null || ctx.srqCopy.sges.length < srq.maxSge()) ctx.srqCopy = new RecvWqe(srq.maxSge());
+        RecvWqe copy = ctx.srqCopy;
+        copy.wrId = head.wrId;
+        copy.numSge = head.numSge;
+        copy.length = head.length;
+        for (int i = 0; i < head.numSge; i++) copy.sges[i].copyFrom(head.sges[i]);
+        srq.ring().pop();
+        if (srq.limitReached()) engine.srqLimit(srq);
+        ctx.respWqe = copy;
+        ctx.respWqeFromSrq = true;
+        return copy;
+    }
+
+    private void releaseRecvWqe(QpContext ctx) {
+        if (!ctx.respWqeFromSrq) ctx.qp.rq().pop();
+        ctx.respWqe = null;
+        ctx.respOffset = 0;
+    }
+
+    /** UD: Q_Key check, one receive WQE per datagram, and the 40-byte GRH area in front of the payload. */
+    private void ud(FrameView v) {
+        QueuePair qp = c.qp;
+        int qkey = p.deth().qkey();
+        if (qkey != qp.attr().qkey) {
+            engine.counters.inc(Counter.DROP_BAD_QKEY);
+            return;
+        }
+        RecvWqe w = takeRecvWqe(c);
+        if (w == null) {
+            engine.counters.inc(Counter.DROP_UD_NO_RECV);
+            return;
+        }
+        WcStatus status = WcStatus.SUCCESS;
+        if (Sges.resolve(engine.keys, qp.pd(), w.sges, w.sgeMrs, w.numSge, Access.LOCAL_WRITE) != null) {
+            status = WcStatus.LOC_PROT_ERR;
+        } else if (GRH_BYTES + (long) len > w.length) {
+            status = WcStatus.LOC_LEN_ERR;
+        } else {
+            grh.fill((byte) 0);
+            if (v.ipVersion() == 4) {
+                MemorySegment.copy(v.buffer().segment, v.ipOffset(), grh, 20, 20);
+            } else {
+                MemorySegment.copy(v.buffer().segment, v.ipOffset(), grh, 0, 40);
+            }
+            Sges.scatter(w.sges, w.sgeMrs, w.numSge, 0, grh, 0, GRH_BYTES);
+            Sges.scatter(w.sges, w.sgeMrs, w.numSge, GRH_BYTES, p.segment(), p.payloadOffset(), len);
+        }
+        int flags = WorkCompletion.WC_GRH;
+        int imm = 0;
+        if (op.hasImmediate()) {
+            flags |= WorkCompletion.WC_WITH_IMM;
+            imm = p.immDt().value();
+        }
+        engine.completeRecv(c, w, status, WcOpcode.RECV, status == WcStatus.SUCCESS ? GRH_BYTES + len : 0, imm, flags,
+                p.deth().sqpn(), p.bth().se());
+        releaseRecvWqe(c);
+    }
+}

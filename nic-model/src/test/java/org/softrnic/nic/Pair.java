@@ -1,0 +1,160 @@
+package org.softrnic.nic;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.softrnic.nic.cq.CompletionQueue;
+import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.nic.mem.Access;
+import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.mem.ProtectionDomain;
+import org.softrnic.nic.qp.AddressVector;
+import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.qp.Mtu;
+import org.softrnic.nic.qp.QpAttr;
+import org.softrnic.nic.qp.QpAttrMask;
+import org.softrnic.nic.qp.QpCaps;
+import org.softrnic.nic.qp.QpState;
+import org.softrnic.nic.qp.QpType;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.nic.qp.SendFlags;
+import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.nic.qp.SendWr;
+import org.softrnic.nic.sim.SimFabric;
+
+/** Two soft RNICs on a simulated fabric with one connected QP each: the fixture of the conformance suites. */
+final class Pair {
+    static final Gid GID_A = Gid.parse("192.0.2.1");
+    static final Gid GID_B = Gid.parse("192.0.2.2");
+
+    final SimFabric fabric;
+    final Side a;
+    final Side b;
+
+    /** One end: device, PD, a 1 MiB registered buffer, CQs and the QP. */
+    static final class Side {
+        final Nic nic;
+        final ProtectionDomain pd;
+        final MemorySegment mem;
+        final MemoryRegion mr;
+        final CompletionQueue scq;
+        final CompletionQueue rcq;
+        QueuePair qp;
+
+        Side(Nic nic, int memBytes, int cqe) {
+            this.nic = nic;
+            this.pd = nic.allocPd();
+            this.mem = Arena.ofAuto().allocate(memBytes, 8);
+            this.mr = nic.regMr(pd, mem, Access.LOCAL_WRITE | Access.REMOTE_ANY);
+            this.scq = nic.createCq(cqe);
+            this.rcq = nic.createCq(cqe);
+        }
+
+        long va(long offset) {
+            return mr.iova() + offset;
+        }
+
+        void postRecv(long wrId, long offset, int length) {
+            RecvWr wr = new RecvWr();
+            wr.wrId = wrId;
+            wr.numSge = 1;
+            wr.sgList[0].set(va(offset), length, mr.lkey());
+            nic.postRecv(qp, wr);
+        }
+
+        SendWr wr(long wrId, SendOpcode op, long offset, int length) {
+            SendWr wr = new SendWr();
+            wr.wrId = wrId;
+            wr.opcode = op;
+            wr.sendFlags = SendFlags.SIGNALED;
+            wr.numSge = length == 0 ? 0 : 1;
+            wr.sgList[0].set(va(offset), length, mr.lkey());
+            return wr;
+        }
+
+        void post(SendWr wr) {
+            nic.postSend(qp, wr);
+        }
+
+        List<WorkCompletion> poll(CompletionQueue cq) {
+            List<WorkCompletion> out = new ArrayList<>();
+            WorkCompletion[] wcs = {new WorkCompletion(), new WorkCompletion(), new WorkCompletion(), new WorkCompletion()};
+            int n;
+            while ((n = cq.poll(wcs)) > 0) {
+                for (int i = 0; i < n; i++) out.add(new WorkCompletion().copyFrom(wcs[i]));
+            }
+            return out;
+        }
+
+        List<WorkCompletion> sendCompletions() {
+            return poll(scq);
+        }
+
+        List<WorkCompletion> recvCompletions() {
+            return poll(rcq);
+        }
+
+        void fill(long offset, int length, int seed) {
+            for (int i = 0; i < length; i++) mem.set(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + i, (byte) (seed + i * 7));
+        }
+    }
+
+    static Pair rc() {
+        return new Pair(QpType.RC, Mtu.MTU_1024, 1, b -> { });
+    }
+
+    Pair(QpType type, Mtu mtu, long seed, java.util.function.Consumer<QpAttr> tweak) {
+        fabric = new SimFabric(seed);
+        a = new Side(fabric.add(NicConfig.of("a", GID_A, seed).withMtu(Mtu.MTU_4096)), 1 << 20, 256);
+        b = new Side(fabric.add(NicConfig.of("b", GID_B, seed + 1).withMtu(Mtu.MTU_4096)), 1 << 20, 256);
+        a.qp = a.nic.createQp(a.pd, type, a.scq, a.rcq, null, new QpCaps(128, 128, 4, 4, 64), false);
+        b.qp = b.nic.createQp(b.pd, type, b.scq, b.rcq, null, new QpCaps(128, 128, 4, 4, 64), false);
+        connect(a, b, GID_B, type, mtu, 0x100, 0x200, tweak);
+        connect(b, a, GID_A, type, mtu, 0x200, 0x100, tweak);
+    }
+
+    static void connect(Side s, Side peer, Gid peerGid, QpType type, Mtu mtu, int sqPsn, int rqPsn,
+                        java.util.function.Consumer<QpAttr> tweak) {
+        QpAttr attr = new QpAttr();
+        attr.qpState = QpState.INIT;
+        attr.pkeyIndex = 0;
+        attr.portNum = 1;
+        attr.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_ANY;
+        attr.qkey = 0x11111111;
+        int initMask = QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT
+                | (type == QpType.UD ? QpAttrMask.QKEY : QpAttrMask.ACCESS_FLAGS);
+        s.nic.modifyQp(s.qp, attr, initMask);
+        attr.qpState = QpState.RTR;
+        attr.ahAttr = AddressVector.to(peerGid);
+        attr.pathMtu = mtu;
+        attr.destQpNum = peer.qp.qpn();
+        attr.rqPsn = rqPsn;
+        attr.maxDestRdAtomic = 16;
+        attr.minRnrTimer = 1;
+        attr.maxRdAtomic = 16;
+        attr.timeout = 14;
+        attr.retryCnt = 7;
+        attr.rnrRetry = 7;
+        attr.sqPsn = sqPsn;
+        tweak.accept(attr);
+        int rtrMask = switch (type) {
+            case RC -> QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN | QpAttrMask.RQ_PSN
+                    | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER;
+            case UC -> QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN | QpAttrMask.RQ_PSN;
+            case UD -> QpAttrMask.STATE;
+        };
+        s.nic.modifyQp(s.qp, attr, rtrMask);
+        attr.qpState = QpState.RTS;
+        int rtsMask = type == QpType.RC
+                ? QpAttrMask.STATE | QpAttrMask.SQ_PSN | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY
+                | QpAttrMask.MAX_QP_RD_ATOMIC
+                : QpAttrMask.STATE | QpAttrMask.SQ_PSN;
+        s.nic.modifyQp(s.qp, attr, rtsMask);
+    }
+
+    long run() {
+        return fabric.runUntilIdle();
+    }
+}

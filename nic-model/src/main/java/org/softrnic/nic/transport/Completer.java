@@ -93,6 +93,7 @@ final class Completer {
                 }
                 if (code == NakCode.PSN_SEQUENCE_ERROR) {
                     engine.counters.inc(Counter.RCVD_SEQ_ERR);
+                    if (c.compRetrying) return Outcome.DUPLICATE; // already going back for this gap
                     c.compPsn = psn;
                     return retry(c, psn);
                 }
@@ -177,6 +178,7 @@ final class Completer {
     /** Forward progress: note the new oldest unacknowledged PSN and refill the retry budgets. */
     private void advance(QpContext c, int nextUnacked) {
         if (Psn.diff(nextUnacked, c.compPsn) > 0) c.compPsn = nextUnacked;
+        c.compRetrying = false;
         c.compRetryLeft = c.qp.attr().retryCnt;
         c.compRnrRetryLeft = c.qp.attr().rnrRetry;
         boolean outstanding = c.compPsn != c.reqPsn;
@@ -191,6 +193,8 @@ final class Completer {
             engine.counters.inc(Counter.DROP_GHOST_ACK);
             return Outcome.GHOST;
         }
+        // responses already on their way from before the retry would each imply the same NAK (rxe: started_retry)
+        if (c.compRetrying) return Outcome.DUPLICATE;
         int from = w.opcode == SendOpcode.RDMA_READ
                 ? Psn.add(w.firstPsn, (int) (w.received / c.qp.mtuBytes())) : w.firstPsn;
         c.compPsn = from;
@@ -205,6 +209,7 @@ final class Completer {
             return Outcome.RETRY_EXCEEDED;
         }
         c.compRetryLeft--;
+        c.compRetrying = true;
         engine.counters.inc(Counter.COMPLETER_RETRY_ERR);
         engine.requester.rewind(c, psn);
         return Outcome.RETRY;
@@ -228,6 +233,7 @@ final class Completer {
         if (c.retransmitDeadline <= now) {
             c.retransmitDeadline = QpContext.NEVER;
             if (c.compPsn == c.reqPsn || c.qp.sq().isEmpty()) return;
+            c.compRetrying = false; // a timeout always retries
             last = retry(c, c.compPsn);
             engine.requester.run(c);
         }

@@ -244,24 +244,31 @@ public final class Engine {
 
     // ---- completions and errors, shared by the three roles
 
-    /** Writes a send-queue completion for the head WQE when it is signaled or failed, then pops it. */
+    /**
+     * Retires the head WQE: pops it, then writes its completion when it is signaled or failed. The pop comes
+     * first because a full CQ moves the QP to ERR, which flushes whatever is still queued.
+     */
     void completeSend(QpContext c, SendWqe w, WcStatus status) {
         QueuePair qp = c.qp;
-        if (status != WcStatus.SUCCESS || w.signaled(qp.sqSigAll())) {
-            WorkCompletion wc = reserve(qp.sendCq());
-            if (wc != null) {
-                wc.wrId = w.wrId;
-                wc.status = status;
-                wc.opcode = w.opcode.wcOpcode;
-                wc.byteLen = (int) w.length;
-                wc.qpNum = qp.qpn();
-                qp.sendCq().commit(false);
-            }
-        }
+        long wrId = w.wrId;
+        WcOpcode opcode = w.opcode.wcOpcode;
+        int byteLen = (int) w.length;
+        boolean report = status != WcStatus.SUCCESS || w.signaled(qp.sqSigAll());
         if (status == WcStatus.SUCCESS) countSend(w);
         w.state = status == WcStatus.SUCCESS ? SendWqe.State.DONE : SendWqe.State.ERROR;
         qp.sq().pop();
         if (c.reqIndex > 0) c.reqIndex--;
+        if (report) {
+            WorkCompletion wc = reserve(qp.sendCq());
+            if (wc != null) {
+                wc.wrId = wrId;
+                wc.status = status;
+                wc.opcode = opcode;
+                wc.byteLen = byteLen;
+                wc.qpNum = qp.qpn();
+                qp.sendCq().commit(false);
+            }
+        }
     }
 
     private void countSend(SendWqe w) {
@@ -284,12 +291,13 @@ public final class Engine {
         for (QpContext c : affected) toError(c, AsyncEvent.Type.QP_FATAL);
     }
 
-    void completeRecv(QpContext c, RecvWqe w, WcStatus status, WcOpcode opcode, int byteLen, int imm, int flags,
+    /** Writes a receive completion; the caller has already released the WQE (see {@link #completeSend}). */
+    void completeRecv(QpContext c, long wrId, WcStatus status, WcOpcode opcode, int byteLen, int imm, int flags,
                       int srcQp, boolean solicited) {
         QueuePair qp = c.qp;
         WorkCompletion wc = reserve(qp.recvCq());
         if (wc != null) {
-            wc.wrId = w.wrId;
+            wc.wrId = wrId;
             wc.status = status;
             wc.opcode = opcode;
             wc.byteLen = byteLen;
@@ -328,8 +336,9 @@ public final class Engine {
         Ring<RecvWqe> rq = qp.rq();
         if (rq != null) {
             while (!rq.isEmpty()) {
-                completeRecv(c, rq.head(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
+                long wrId = rq.head().wrId;
                 rq.pop();
+                completeRecv(c, wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
             }
         }
     }

@@ -34,6 +34,8 @@ final class QpContext {
     /** The oldest PSN not yet acknowledged. */
     int compPsn;
     int compRetryLeft;
+    /** A go-back-N is under way: further NAKs and out-of-order responses for the same gap are ignored. */
+    boolean compRetrying;
     int compRnrRetryLeft;
     long retransmitDeadline = NEVER;
     long rnrDeadline = NEVER;

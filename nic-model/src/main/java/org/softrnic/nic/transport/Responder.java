@@ -284,8 +284,9 @@ final class Responder {
             flags |= WorkCompletion.WC_WITH_INV;
             imm = rkey;
         }
-        engine.completeRecv(c, w, WcStatus.SUCCESS, wcOp, byteLen, imm, flags, 0, p.bth().se());
+        long wrId = w.wrId;
         releaseRecvWqe(c);
+        engine.completeRecv(c, wrId, WcStatus.SUCCESS, wcOp, byteLen, imm, flags, 0, p.bth().se());
         return State.ACKNOWLEDGE;
     }
 
@@ -432,8 +433,10 @@ final class Responder {
         sendAck(Aeth.nak(code, 0).syndrome(), psn);
         if (c.respWqe != null) {
             WcStatus st = recvStatus != WcStatus.SUCCESS ? recvStatus : WcStatus.REM_INV_REQ_ERR;
-            engine.completeRecv(c, c.respWqe, st, WcOpcode.RECV, (int) c.respOffset, 0, 0, 0, false);
+            long wrId = c.respWqe.wrId;
+            int received = (int) c.respOffset;
             releaseRecvWqe(c);
+            engine.completeRecv(c, wrId, st, WcOpcode.RECV, received, 0, 0, 0, false);
         }
         engine.toError(c, event);
         return State.DONE;
@@ -503,8 +506,9 @@ final class Responder {
             flags |= WorkCompletion.WC_WITH_IMM;
             imm = p.immDt().value();
         }
-        engine.completeRecv(c, w, status, WcOpcode.RECV, status == WcStatus.SUCCESS ? GRH_BYTES + len : 0, imm, flags,
-                p.deth().sqpn(), p.bth().se());
+        long wrId = w.wrId;
         releaseRecvWqe(c);
+        engine.completeRecv(c, wrId, status, WcOpcode.RECV, status == WcStatus.SUCCESS ? GRH_BYTES + len : 0, imm, flags,
+                p.deth().sqpn(), p.bth().se());
     }
 }

@@ -1,0 +1,130 @@
+package org.softrnic.nic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.nic.qp.AddressVector;
+import org.softrnic.nic.qp.Mtu;
+import org.softrnic.nic.qp.QpCaps;
+import org.softrnic.nic.qp.QpType;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.nic.qp.SendWr;
+import org.softrnic.nic.qp.SharedReceiveQueue;
+
+/** UC (no ACKs, drop a broken message), UD (Q_Key, GRH, MTU) and SRQ (sharing, limit event). */
+class UcUdSrqTest {
+    @Test
+    void ucDeliversWithoutAcksAndDropsAMessageThatLostAPacket() {
+        Pair p = new Pair(QpType.UC, Mtu.MTU_1024, 3, a -> { });
+        AtomicInteger n = new AtomicInteger();
+        p.fabric.dropWhen(pk -> pk.from() == 0 && n.incrementAndGet() == 2); // 2nd packet of the first SEND
+        p.a.fill(0, 3000, 4);
+        p.b.postRecv(1, 0, 4096);
+        p.b.postRecv(2, 4096, 4096);
+        p.a.post(p.a.wr(1, SendOpcode.SEND, 0, 3000));
+        p.a.post(p.a.wr(2, SendOpcode.SEND, 0, 3000));
+        p.run();
+        assertEquals(2, p.a.sendCompletions().stream().filter(c -> c.status == WcStatus.SUCCESS).count(),
+                "UC completes sends once they are on the wire");
+        List<WorkCompletion> r = p.b.recvCompletions();
+        assertEquals(1, r.size(), "only the intact message arrives");
+        assertEquals(3000, r.getFirst().byteLen);
+        assertEquals(0, p.b.nic.counters().get(Counter.SENT_PKTS), "UC never acknowledges");
+        assertTrue(p.b.nic.counters().get(Counter.DROP_UC_SEQUENCE) >= 1);
+        RcBasicsTest.assertSameBytes(p.a.mem, 0, p.b.mem, 0, 3000);
+    }
+
+    static SendWr udSend(Pair p, long id, int len, int qkey) {
+        SendWr w = p.a.wr(id, SendOpcode.SEND_WITH_IMM, 0, len);
+        w.immData = 77;
+        w.udAh = AddressVector.to(Pair.GID_B);
+        w.udRemoteQpn = p.b.qp.qpn();
+        w.udRemoteQkey = qkey;
+        return w;
+    }
+
+    @Test
+    void udPutsTheGrhInFrontOfThePayloadAndChecksTheQkey() {
+        Pair p = new Pair(QpType.UD, Mtu.MTU_1024, 4, a -> { });
+        p.a.fill(0, 500, 9);
+        p.b.postRecv(1, 0, 2048);
+        p.b.postRecv(2, 4096, 2048);
+        p.a.post(udSend(p, 1, 500, 0x11111111));
+        p.a.post(udSend(p, 2, 500, 0x22222222)); // wrong Q_Key: dropped at B
+        p.run();
+        assertEquals(2, p.a.sendCompletions().size());
+        List<WorkCompletion> r = p.b.recvCompletions();
+        assertEquals(1, r.size());
+        WorkCompletion wc = r.getFirst();
+        assertEquals(540, wc.byteLen, "40-byte GRH area plus payload");
+        assertEquals(p.a.qp.qpn(), wc.srcQp);
+        assertTrue((wc.wcFlags & WorkCompletion.WC_GRH) != 0 && (wc.wcFlags & WorkCompletion.WC_WITH_IMM) != 0);
+        assertEquals(0x45, p.b.mem.get(ValueLayout.JAVA_BYTE, 20) & 0xff, "IPv4 header in the GRH's last 20 bytes");
+        assertEquals(0, p.b.mem.get(ValueLayout.JAVA_BYTE, 0), "first 20 bytes zero for IPv4");
+        RcBasicsTest.assertSameBytes(p.a.mem, 0, p.b.mem, 40, 500);
+        assertEquals(1, p.b.nic.counters().get(Counter.DROP_BAD_QKEY));
+    }
+
+    @Test
+    void udLargerThanTheMtuIsRefusedAtPost() {
+        Pair p = new Pair(QpType.UD, Mtu.MTU_1024, 4, a -> { });
+        VerbsException e = assertThrows(VerbsException.class, () -> p.a.post(udSend(p, 1, 5000, 0x11111111)));
+        assertEquals(Errno.EINVAL, e.errno());
+    }
+
+    @Test
+    void srqFeedsSeveralQpsAndRaisesItsLimitEventOnce() {
+        Pair p = Pair.rc();
+        SharedReceiveQueue srq = p.b.nic.createSrq(p.b.pd, 16, 1, 0);
+        QueuePair q1 = p.b.nic.createQp(p.b.pd, QpType.RC, p.b.scq, p.b.rcq, srq, QpCaps.of(8, 8), false);
+        QueuePair q2 = p.b.nic.createQp(p.b.pd, QpType.RC, p.b.scq, p.b.rcq, srq, QpCaps.of(8, 8), false);
+        QueuePair s1 = p.a.nic.createQp(p.a.pd, QpType.RC, p.a.scq, p.a.rcq, null, QpCaps.of(8, 8), false);
+        QueuePair s2 = p.a.nic.createQp(p.a.pd, QpType.RC, p.a.scq, p.a.rcq, null, QpCaps.of(8, 8), false);
+        connectPair(p, s1, q1);
+        connectPair(p, s2, q2);
+        for (int i = 0; i < 6; i++) {
+            RecvWr wr = new RecvWr();
+            wr.wrId = 100 + i;
+            wr.numSge = 1;
+            wr.sgList[0].set(p.b.va(i * 256L), 256, p.b.mr.lkey());
+            p.b.nic.postSrqRecv(srq, wr);
+        }
+        p.b.nic.modifySrq(srq, 4);
+        p.a.qp = s1;
+        p.a.post(p.a.wr(1, SendOpcode.SEND, 0, 100));
+        p.a.qp = s2;
+        p.a.post(p.a.wr(2, SendOpcode.SEND, 0, 100));
+        p.a.post(p.a.wr(3, SendOpcode.SEND, 0, 100));
+        p.run();
+        List<WorkCompletion> r = p.b.recvCompletions();
+        assertEquals(List.of(100L, 101L, 102L), r.stream().map(c -> c.wrId).toList());
+        assertEquals(List.of(q1.qpn(), q2.qpn(), q2.qpn()), r.stream().map(c -> c.qpNum).toList());
+        long limits = p.b.nic.drainEvents().stream().filter(e -> e.type() == AsyncEvent.Type.SRQ_LIMIT_REACHED).count();
+        assertEquals(1, limits, "raised once, when the level fell below 4, then disarmed");
+        RecvWr own = new RecvWr();
+        own.numSge = 1;
+        assertThrows(VerbsException.class, () -> p.b.nic.postRecv(q1, own), "a QP on an SRQ has no receive queue");
+    }
+
+    static void connectPair(Pair p, QueuePair sa, QueuePair sb) {
+        Pair.Side a = p.a;
+        Pair.Side b = p.b;
+        QueuePair oldA = a.qp;
+        QueuePair oldB = b.qp;
+        a.qp = sa;
+        b.qp = sb;
+        Pair.connect(a, b, Pair.GID_B, QpType.RC, Mtu.MTU_1024, 5, 9, x -> { });
+        Pair.connect(b, a, Pair.GID_A, QpType.RC, Mtu.MTU_1024, 9, 5, x -> { });
+        a.qp = oldA;
+        b.qp = oldB;
+    }
+}

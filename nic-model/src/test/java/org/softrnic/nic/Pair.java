@@ -44,12 +44,22 @@ final class Pair {
         QueuePair qp;
 
         Side(Nic nic, int memBytes, int cqe) {
+            this(nic, nic.allocPd(), Arena.ofAuto().allocate(memBytes, 8), null, nic.createCq(cqe), nic.createCq(cqe));
+        }
+
+        private Side(Nic nic, ProtectionDomain pd, MemorySegment mem, MemoryRegion mr, CompletionQueue scq,
+                     CompletionQueue rcq) {
             this.nic = nic;
-            this.pd = nic.allocPd();
-            this.mem = Arena.ofAuto().allocate(memBytes, 8);
-            this.mr = nic.regMr(pd, mem, Access.LOCAL_WRITE | Access.REMOTE_ANY);
-            this.scq = nic.createCq(cqe);
-            this.rcq = nic.createCq(cqe);
+            this.pd = pd;
+            this.mem = mem;
+            this.mr = mr != null ? mr : nic.regMr(pd, mem, Access.LOCAL_WRITE | Access.REMOTE_ANY);
+            this.scq = scq;
+            this.rcq = rcq;
+        }
+
+        /** A side over objects someone else made. */
+        static Side wrap(Nic nic, ProtectionDomain pd, MemorySegment mem, MemoryRegion mr, CompletionQueue cq) {
+            return new Side(nic, pd, mem, mr, cq, cq);
         }
 
         long va(long offset) {
@@ -107,6 +117,7 @@ final class Pair {
 
     Pair(QpType type, Mtu mtu, long seed, java.util.function.Consumer<QpAttr> tweak) {
         fabric = new SimFabric(seed);
+        fabric.tracing(true);
         a = new Side(fabric.add(NicConfig.of("a", GID_A, seed).withMtu(Mtu.MTU_4096)), 1 << 20, 256);
         b = new Side(fabric.add(NicConfig.of("b", GID_B, seed + 1).withMtu(Mtu.MTU_4096)), 1 << 20, 256);
         a.qp = a.nic.createQp(a.pd, type, a.scq, a.rcq, null, new QpCaps(128, 128, 4, 4, 64), false);

@@ -38,6 +38,7 @@ public final class SimFabric {
     private final PacketBuffer rx = PacketBuffer.wrap(rxBytes);
     private LinkFaults faults = LinkFaults.NONE;
     private Predicate<Packet> dropRule = p -> false;
+    private boolean tracing;
     private long seq;
     private long packetCount;
 
@@ -66,7 +67,12 @@ public final class SimFabric {
         this.dropRule = rule;
     }
 
-    /** Every packet put on the wire so far, dropped ones marked. */
+    /** Keeps every packet in {@link #trace()}; off by default, since long lossy runs send millions. */
+    public void tracing(boolean on) {
+        this.tracing = on;
+    }
+
+    /** Every packet put on the wire since tracing was turned on, dropped ones marked. */
     public List<Packet> trace() {
         return trace;
     }
@@ -86,14 +92,14 @@ public final class SimFabric {
         if (random.nextDouble() < faults.reorder()) at += faults.delayNanos() + 1;
         Packet p = new Packet(now, at, from, bytes, false, false);
         if (lost || dropRule.test(p) || to == null) {
-            trace.add(new Packet(now, at, from, bytes, true, false));
+            if (tracing) trace.add(new Packet(now, at, from, bytes, true, false));
             return;
         }
-        trace.add(p);
+        if (tracing) trace.add(p);
         inFlight.add(new InFlight(at, seq++, to, bytes));
         if (random.nextDouble() < faults.duplicate()) {
             long dupAt = at + 1 + (long) (random.nextDouble() * (faults.delayNanos() + 1));
-            trace.add(new Packet(now, dupAt, from, bytes, false, true));
+            if (tracing) trace.add(new Packet(now, dupAt, from, bytes, false, true));
             inFlight.add(new InFlight(dupAt, seq++, to, bytes));
         }
     }

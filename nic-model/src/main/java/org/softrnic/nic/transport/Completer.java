@@ -171,7 +171,9 @@ final class Completer {
             SendWqe w = c.qp.sq().head();
             if (w == null || w.state != SendWqe.State.PENDING || Psn.diff(w.lastPsn, upTo) > 0) return true;
             if (w.opcode.isReadOrAtomic()) return false;
+            int next = Psn.add(w.lastPsn, 1);
             engine.completeSend(c, w, WcStatus.SUCCESS);
+            advance(c, next);
         }
     }
 

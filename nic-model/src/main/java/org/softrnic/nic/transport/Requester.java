@@ -200,6 +200,10 @@ final class Requester {
      */
     void rewind(QpContext c, int psn) {
         QueuePair qp = c.qp;
+        SendWqe head = qp.sq().head();
+        if (head != null && head.state != SendWqe.State.POSTED && Psn.diff(psn, head.firstPsn) < 0) {
+            psn = head.firstPsn; // everything before the head is acknowledged already
+        }
         int mtu = qp.mtuBytes();
         c.reqOutstandingReadAtomic = 0;
         c.reqNoAckPackets = 0;

@@ -107,6 +107,8 @@ public enum Opcode {
     }
 
     public final int value;
+    /** The transport service, from the opcode's upper three bits. */
+    private final Transport transport;
     public final OpClass opClass;
     public final Position position;
     public final boolean payload;
@@ -119,6 +121,7 @@ public enum Opcode {
 
     Opcode(int value, OpClass opClass, Position position, boolean payload, HeaderKind... headers) {
         this.value = value;
+        this.transport = transportOf(value);
         this.opClass = opClass;
         this.position = position;
         this.payload = payload;
@@ -146,7 +149,12 @@ public enum Opcode {
     }
 
     public Transport transport() {
-        return Transport.values()[value >>> 5];
+        return transport;
+    }
+
+    private static Transport transportOf(int value) {
+        for (Transport t : Transport.values()) if (t.base == (value & 0xe0)) return t;
+        throw new IllegalArgumentException("no transport for opcode 0x" + Integer.toHexString(value));
     }
 
     /** The extended headers after the BTH, in wire order. */

@@ -76,6 +76,17 @@ public final class IntMap<V> {
         return size;
     }
 
+    /** Number of slots, for allocation-free iteration with {@link #valueAt}. */
+    public int slots() {
+        return keys.length;
+    }
+
+    /** The value in slot {@code i}, or null when the slot is free. */
+    @SuppressWarnings("unchecked")
+    public V valueAt(int i) {
+        return used[i] ? (V) values[i] : null;
+    }
+
     @SuppressWarnings("unchecked")
     public void forEachValue(Consumer<V> action) {
         for (int i = 0; i < keys.length; i++) if (used[i]) action.accept((V) values[i]);

@@ -34,6 +34,8 @@ public final class SimFabric {
     private final Map<Gid, Integer> byGid = new HashMap<>();
     private final PriorityQueue<InFlight> inFlight = new PriorityQueue<>();
     private final List<Packet> trace = new ArrayList<>();
+    /** Delivery leaves room in front of the IP header, as a link does for its own header. */
+    private static final int RX_HEADROOM = 16;
     private final byte[] rxBytes = new byte[16384];
     private final PacketBuffer rx = PacketBuffer.wrap(rxBytes);
     private LinkFaults faults = LinkFaults.NONE;
@@ -138,8 +140,8 @@ public final class SimFabric {
             events++;
             if (nextPacket <= nextTimer) {
                 inFlight.poll();
-                System.arraycopy(next.bytes(), 0, rxBytes, 0, next.bytes().length);
-                nics.get(next.to()).receive(rx, 0, next.bytes().length);
+                System.arraycopy(next.bytes(), 0, rxBytes, RX_HEADROOM, next.bytes().length);
+                nics.get(next.to()).receive(rx, RX_HEADROOM, next.bytes().length);
             } else {
                 for (Nic n : nics) if (n.nextDeadline() <= t) n.runTimers();
             }

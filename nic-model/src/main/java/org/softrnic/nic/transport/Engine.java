@@ -45,6 +45,8 @@ public final class Engine {
     static final int MAX_PKT_PER_ACK = 64;
     /** rxe's RXE_MAX_UNACKED_PSNS: the requester's window. */
     static final int MAX_UNACKED_PSNS = 128;
+    /** Bytes kept free in front of each outgoing IP packet, so the ICRC runs in one pass (and a link may add Ethernet). */
+    public static final int HEADROOM = 16;
     /** RoCEv2 UDP source ports lie in 0xC000-0xFFFF (IB_ROCE_UDP_ENCAP_VALID_PORT_MIN). */
     static final int SPORT_MIN = 0xc000;
 
@@ -74,7 +76,7 @@ public final class Engine {
         this.rocePort = rocePort;
         this.events = events;
         this.view = new FrameView(rocePort);
-        this.tx = PacketBuffer.allocate(Arena.ofAuto(), 4096 + 256);
+        this.tx = PacketBuffer.allocate(Arena.ofAuto(), HEADROOM + 4096 + 256);
     }
 
     public void addQp(QueuePair qp) {
@@ -171,7 +173,7 @@ public final class Engine {
 
     /** Starts a packet toward the QP's peer: BTH opcode, P_Key, destination QP and PSN are set. */
     FrameWriter begin(FrameTemplate t, Opcode op, int dqpn, int psn) {
-        FrameWriter w = writer.begin(tx, t, op);
+        FrameWriter w = writer.begin(tx, HEADROOM, t, op);
         w.bth().pkey(Bth.DEFAULT_PKEY).dqpn(dqpn).psn(psn);
         return w;
     }
@@ -181,7 +183,7 @@ public final class Engine {
         int len = writer.finish(payloadLength, ipId);
         ipId = (ipId + 1) & 0xffff;
         counters.inc(Counter.SENT_PKTS);
-        sink.transmit(tx, 0, len);
+        sink.transmit(tx, HEADROOM, len);
     }
 
     /** A request posted to the send queue: let the requester work. */
@@ -225,21 +227,22 @@ public final class Engine {
 
     /** The earliest timer deadline of any QP, or Long.MAX_VALUE when none is armed. */
     public long nextDeadline() {
-        long[] min = {QpContext.NEVER};
-        contexts.forEachValue(c -> {
-            min[0] = Math.min(min[0], Math.min(c.retransmitDeadline, c.rnrDeadline));
-        });
-        return min[0];
+        long min = QpContext.NEVER;
+        for (int i = 0, n = contexts.slots(); i < n; i++) {
+            QpContext c = contexts.valueAt(i);
+            if (c != null) min = Math.min(min, Math.min(c.retransmitDeadline, c.rnrDeadline));
+        }
+        return min;
     }
 
     /** Fires every timer whose deadline has passed. */
     public void runTimers() {
         long now = clock.nanoTime();
-        java.util.ArrayList<QpContext> due = new java.util.ArrayList<>();
-        contexts.forEachValue(c -> {
-            if (c.retransmitDeadline <= now || c.rnrDeadline <= now) due.add(c);
-        });
-        for (QpContext c : due) completer.timers(c, now);
+        // a timer can change other QPs' state (a CQ overflow), never the set of QPs, so one pass is enough
+        for (int i = 0, n = contexts.slots(); i < n; i++) {
+            QpContext c = contexts.valueAt(i);
+            if (c != null && (c.retransmitDeadline <= now || c.rnrDeadline <= now)) completer.timers(c, now);
+        }
     }
 
     // ---- completions and errors, shared by the three roles

@@ -30,12 +30,14 @@ final class Opcodes {
                 + (inv ? " with invalidate" : "") + " opcode");
     }
 
-    private static final Opcode[][] CACHE = new Opcode[Transport.values().length * OpClass.values().length
-            * Position.values().length * 4][];
+    private static final int TRANSPORTS = Transport.values().length;
+    private static final int CLASSES = OpClass.values().length;
+    private static final int POSITIONS = Position.values().length;
+    private static final Opcode[][] CACHE = new Opcode[TRANSPORTS * CLASSES * POSITIONS * 4][];
 
     /** {@link #pick} memoised, so the packet path does not search. */
     static Opcode cached(Transport t, OpClass c, Position p, boolean imm, boolean inv) {
-        int i = ((t.ordinal() * OpClass.values().length + c.ordinal()) * Position.values().length + p.ordinal()) * 4
+        int i = ((t.ordinal() * CLASSES + c.ordinal()) * POSITIONS + p.ordinal()) * 4
                 + (imm ? 2 : 0) + (inv ? 1 : 0);
         Opcode[] slot = CACHE[i];
         if (slot == null) {

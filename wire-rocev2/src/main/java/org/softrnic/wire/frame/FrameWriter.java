@@ -4,6 +4,7 @@ import static org.softrnic.wire.Be.u16;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.softrnic.wire.Be;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.icrc.Icrc;
@@ -21,20 +22,35 @@ public final class FrameWriter extends HeaderViews {
     private PacketBuffer buf;
     private FrameTemplate template;
     private Opcode opcode;
+    private int frameOffset;
     private int roceOffset;
 
     /** Starts a frame at offset 0 of {@code buffer}; the BTH opcode is written, every other field is zero. */
     public FrameWriter begin(PacketBuffer buffer, FrameTemplate t, Opcode op) {
+        return begin(buffer, 0, t, op);
+    }
+
+    /**
+     * Starts a frame at {@code offset}. Eight or more bytes of headroom in front of the IP header let the
+     * ICRC be computed in one pass (see {@link Icrc}).
+     */
+    public FrameWriter begin(PacketBuffer buffer, int offset, FrameTemplate t, Opcode op) {
         this.buf = buffer;
         this.template = t;
         this.opcode = op;
-        this.roceOffset = t.prefix.length;
+        this.frameOffset = offset;
+        this.roceOffset = offset + t.prefix.length;
         MemorySegment s = buffer.segment;
-        MemorySegment.copy(t.prefix, 0, s, ValueLayout.JAVA_BYTE, 0, t.prefix.length);
-        s.asSlice(roceOffset, op.headerLength).fill((byte) 0);
+        MemorySegment.copy(t.prefix, 0, s, ValueLayout.JAVA_BYTE, offset, t.prefix.length);
+        // zero the transport headers with plain stores: an asSlice(...).fill() would allocate a segment per packet
+        for (int i = 0; i < op.headerLength; i += 4) Be.u32(s, roceOffset + i, 0);
         point(s, roceOffset, op);
         bth().opcodeValue(op.value);
         return this;
+    }
+
+    public int frameOffset() {
+        return frameOffset;
     }
 
     /** The memory the frame is being built in. */
@@ -51,7 +67,7 @@ public final class FrameWriter extends HeaderViews {
      * Completes the frame around a payload of {@code payloadLength} bytes already at {@link #payloadOffset()}.
      *
      * @param ipId the IPv4 identification (ignored for IPv6); the ICRC covers it
-     * @return the frame's length
+     * @return the frame's length, from the offset given to {@code begin}
      */
     public int finish(int payloadLength, int ipId) {
         if (!opcode.payload && payloadLength != 0) throw new IllegalArgumentException(opcode + " carries no payload");
@@ -62,8 +78,8 @@ public final class FrameWriter extends HeaderViews {
         for (int i = 0; i < pad; i++) s.set(ValueLayout.JAVA_BYTE, padAt + i, (byte) 0);
         int roceLength = opcode.headerLength + payloadLength + pad + Opcode.ICRC_BYTES;
         int udpLength = Udp.LENGTH + roceLength;
-        int ip = template.ipOffset;
-        u16(s, template.udpOffset + 4, udpLength);
+        int ip = frameOffset + template.ipOffset;
+        u16(s, frameOffset + template.udpOffset + 4, udpLength);
         if (template.ipVersion == 4) {
             int total = Ipv4.LENGTH + udpLength;
             u16(s, ip + 2, total);
@@ -73,8 +89,8 @@ public final class FrameWriter extends HeaderViews {
             u16(s, ip + 4, udpLength);
         }
         icrc.stamp(buf, ip, template.ipVersion, roceOffset, roceLength);
-        int length = roceOffset + roceLength;
-        buf.length(length);
-        return length;
+        int end = roceOffset + roceLength;
+        buf.length(end);
+        return end - frameOffset;
     }
 }

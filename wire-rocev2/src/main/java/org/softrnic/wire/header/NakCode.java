@@ -8,6 +8,7 @@ public enum NakCode {
     REMOTE_OPERATIONAL_ERROR(3, "remote operational error"),
     INVALID_RD_REQUEST(4, "invalid RD request");
 
+    private static final NakCode[] BY_VALUE = values();
     public final int value;
     public final String description;
 
@@ -18,7 +19,6 @@ public enum NakCode {
 
     /** The code for this value, or null for the reserved values 5-31. */
     public static NakCode of(int value) {
-        NakCode[] all = values();
-        return value >= 0 && value < all.length ? all[value] : null;
+        return value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : null;
     }
 }

@@ -10,6 +10,7 @@ import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.mem.IntMap;
 import org.softrnic.nic.mem.KeyTable;
 import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.QpAttr;
@@ -135,6 +136,45 @@ public final class Nic {
         mr.invalidate();
         mr.pd().detach();
         mrCount--;
+    }
+
+    // ---- MW
+
+    /** ibv_alloc_mw: type 1 or 2. The window starts unbound with a fresh rkey. */
+    public MemoryWindow allocMw(ProtectionDomain pd, int type) {
+        String verb = "ibv_alloc_mw";
+        checkPd(verb, pd);
+        if (type != 1 && type != 2) throw error(verb, Errno.EINVAL, "memory window type must be 1 or 2, not " + type);
+        MemoryWindow mw = new MemoryWindow(pd, type, keys.newKey());
+        keys.addWindow(mw);
+        pd.attach();
+        return mw;
+    }
+
+    public void deallocMw(MemoryWindow mw) {
+        if (keys.windowByRkey(mw.rkey()) != mw) throw error("ibv_dealloc_mw", Errno.EINVAL, mw + " does not exist");
+        mw.invalidate();
+        keys.removeWindow(mw);
+        mw.pd().detach();
+    }
+
+    /**
+     * ibv_bind_mw for a type 1 window: a BIND_MW work request on {@code qp}'s send queue, completed in order
+     * with IBV_WC_BIND_MW (or IBV_WC_MW_BIND_ERR).
+     */
+    public void bindMw(QueuePair qp, MemoryWindow mw, long wrId, MemoryRegion mr, long addr, long length, int access) {
+        if (mw.type() != 1) throw error("ibv_bind_mw", Errno.EINVAL, "ibv_bind_mw binds type 1 windows; post IBV_WR_BIND_MW for type 2");
+        SendWr wr = new SendWr(1);
+        wr.wrId = wrId;
+        wr.opcode = SendOpcode.BIND_MW;
+        wr.sendFlags = SendFlags.SIGNALED;
+        wr.bindMw = mw;
+        wr.bindRkey = mw.rkey();
+        wr.bindMr = mr;
+        wr.bindAddr = addr;
+        wr.bindLength = length;
+        wr.bindAccess = access;
+        postSend(qp, wr);
     }
 
     // ---- CQ
@@ -321,14 +361,20 @@ public final class Nic {
         SendOpcode op = wr.opcode;
         boolean allowed = switch (qp.type()) {
             case UD -> op == SendOpcode.SEND || op == SendOpcode.SEND_WITH_IMM;
-            case UC -> op.isSend() || op.isWrite();
-            case RC -> op.isSend() || op.isWrite() || op.isReadOrAtomic();
+            case UC -> op.isSend() || op.isWrite() || op.isLocal();
+            case RC -> op.isSend() || op.isWrite() || op.isReadOrAtomic() || op.isLocal();
         };
         if (!allowed) {
-            Errno e = op.isLocal() || op == SendOpcode.FLUSH || op == SendOpcode.ATOMIC_WRITE ? Errno.EOPNOTSUPP : Errno.EINVAL;
+            Errno e = op == SendOpcode.FLUSH || op == SendOpcode.ATOMIC_WRITE ? Errno.EOPNOTSUPP : Errno.EINVAL;
             throw error(verb, e, "opcode IBV_WR_" + op + " on a " + qp.type() + " QP");
         }
-        long length = wr.totalLength();
+        if (op == SendOpcode.BIND_MW && (wr.bindMw == null || wr.bindMr == null)) {
+            throw error(verb, Errno.EINVAL, "IBV_WR_BIND_MW needs a window and a region");
+        }
+        if (op == SendOpcode.BIND_MW && wr.bindMw.type() == 1 && wr.bindRkey != wr.bindMw.rkey()) {
+            throw error(verb, Errno.EINVAL, "a type 1 window is bound with ibv_bind_mw");
+        }
+        long length = op.isLocal() ? 0 : wr.totalLength();
         if (length > MAX_MSG_SIZE) throw error(verb, Errno.EINVAL, "message of " + length + " bytes exceeds 2^31");
         boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
         if (inline && length > qp.caps().maxInlineData()) {
@@ -365,6 +411,12 @@ public final class Nic {
         w.udAh = wr.udAh;
         w.udRemoteQpn = wr.udRemoteQpn;
         w.udRemoteQkey = wr.udRemoteQkey;
+        w.bindMw = wr.bindMw;
+        w.bindRkey = wr.bindRkey;
+        w.bindMr = wr.bindMr;
+        w.bindAddr = wr.bindAddr;
+        w.bindLength = wr.bindLength;
+        w.bindAccess = wr.bindAccess;
         w.state = SendWqe.State.POSTED;
         w.status = null;
     }

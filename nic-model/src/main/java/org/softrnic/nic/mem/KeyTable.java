@@ -10,6 +10,7 @@ public final class KeyTable {
     private final SplittableRandom random;
     private final IntMap<MemoryRegion> byLkey = new IntMap<>();
     private final IntMap<MemoryRegion> byRkey = new IntMap<>();
+    private final IntMap<MemoryWindow> windows = new IntMap<>();
 
     public KeyTable(long seed) {
         this.random = new SplittableRandom(seed);
@@ -19,7 +20,7 @@ public final class KeyTable {
     public int newKey() {
         while (true) {
             int k = random.nextInt();
-            if (k != 0 && !byLkey.containsKey(k) && !byRkey.containsKey(k)) return k;
+            if (k != 0 && !byLkey.containsKey(k) && !byRkey.containsKey(k) && !windows.containsKey(k)) return k;
         }
     }
 
@@ -39,6 +40,29 @@ public final class KeyTable {
 
     public MemoryRegion byRkey(int rkey) {
         return rkey == 0 ? null : byRkey.get(rkey);
+    }
+
+    public void addWindow(MemoryWindow mw) {
+        windows.put(mw.rkey(), mw);
+    }
+
+    public void removeWindow(MemoryWindow mw) {
+        windows.remove(mw.rkey());
+    }
+
+    /** A window's rkey changes at each type 2 bind (ibv_inc_rkey): re-file it under the new key. */
+    public void rekeyWindow(MemoryWindow mw, int oldRkey) {
+        windows.remove(oldRkey);
+        windows.put(mw.rkey(), mw);
+    }
+
+    public MemoryWindow windowByRkey(int rkey) {
+        return rkey == 0 ? null : windows.get(rkey);
+    }
+
+    /** Whether {@code rkey} is free to become a window's new key. */
+    public boolean rkeyFree(int rkey) {
+        return rkey != 0 && !byLkey.containsKey(rkey) && !byRkey.containsKey(rkey) && !windows.containsKey(rkey);
     }
 
     public int size() {

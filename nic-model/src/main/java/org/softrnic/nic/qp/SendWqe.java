@@ -2,6 +2,7 @@ package org.softrnic.nic.qp;
 
 import org.softrnic.nic.cq.WcStatus;
 import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.mem.MemoryWindow;
 
 /**
  * A posted send work request as the engine keeps it: a copy of the {@link SendWr} (inline data copied too)
@@ -30,6 +31,13 @@ public final class SendWqe {
     public AddressVector udAh;
     public int udRemoteQpn;
     public int udRemoteQkey;
+    /** IBV_WR_BIND_MW: the window, its new rkey (type 2), and struct ibv_mw_bind_info. */
+    public MemoryWindow bindMw;
+    public int bindRkey;
+    public MemoryRegion bindMr;
+    public long bindAddr;
+    public long bindLength;
+    public int bindAccess;
 
     public State state;
     /** PSN of the first and last packet of this message. */

@@ -1,5 +1,8 @@
 package org.softrnic.nic.qp;
 
+import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.mem.MemoryWindow;
+
 /**
  * struct ibv_send_wr, mutable and reusable: posting copies it, so the caller may change it right after.
  * {@code ud*} fields address a UD datagram (its ibv_ah, remote QPN and Q_Key).
@@ -19,6 +22,13 @@ public final class SendWr {
     public AddressVector udAh;
     public int udRemoteQpn;
     public int udRemoteQkey;
+    /** IBV_WR_BIND_MW: the window, its new rkey (type 2), and struct ibv_mw_bind_info. */
+    public MemoryWindow bindMw;
+    public int bindRkey;
+    public MemoryRegion bindMr;
+    public long bindAddr;
+    public long bindLength;
+    public int bindAccess;
 
     public SendWr(int maxSge) {
         sgList = new Sge[maxSge];

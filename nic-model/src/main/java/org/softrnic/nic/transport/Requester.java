@@ -4,6 +4,7 @@ import org.softrnic.nic.AsyncEvent;
 import org.softrnic.nic.cq.WcStatus;
 import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.mem.AccessError;
+import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.qp.QpState;
 import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.QueuePair;
@@ -24,7 +25,7 @@ import org.softrnic.wire.frame.FrameWriter;
  */
 final class Requester {
     /** Why the requester stopped (rxe's named exits): for tests and traces. */
-    enum Stop { NOT_RTS, QUEUE_EMPTY, FENCE, RD_ATOMIC_LIMIT, WINDOW_FULL, RNR_WAIT, ERROR }
+    enum Stop { NOT_RTS, QUEUE_EMPTY, FENCE, RD_ATOMIC_LIMIT, WINDOW_FULL, RNR_WAIT, LOCAL_WAIT, ERROR }
 
     private final Engine engine;
 
@@ -39,6 +40,12 @@ final class Requester {
             if (c.rnrDeadline != QpContext.NEVER) return Stop.RNR_WAIT;
             if (c.reqIndex >= qp.sq().size()) return Stop.QUEUE_EMPTY;
             SendWqe w = qp.sq().get(c.reqIndex);
+            if (w.opcode.isLocal()) {
+                // executed in order: once everything posted before it has completed
+                if (c.reqIndex != 0) return Stop.LOCAL_WAIT;
+                local(c, w);
+                continue;
+            }
             boolean rc = qp.type() == QpType.RC;
             if (w.state == SendWqe.State.POSTED) {
                 if (rc && (w.flags & SendFlags.FENCE) != 0 && c.reqOutstandingReadAtomic > 0) return Stop.FENCE;
@@ -50,6 +57,35 @@ final class Requester {
             if (rc && Psn.diff(c.reqPsn, c.compPsn) >= Engine.MAX_UNACKED_PSNS) return Stop.WINDOW_FULL;
             sendPacket(c, w);
         }
+    }
+
+    /** BIND_MW and LOCAL_INV act on this device's keys only and complete at once. */
+    private void local(QpContext c, SendWqe w) {
+        QueuePair qp = c.qp;
+        if (w.opcode == SendOpcode.BIND_MW) {
+            MemoryWindow mw = w.bindMw;
+            String bad = mw.bindError(w.bindMr, w.bindAddr, w.bindLength, w.bindAccess, qp.pd());
+            int old = mw.rkey();
+            if (bad == null && w.bindRkey != old && !engine.keys.rkeyFree(w.bindRkey)) bad = "the new rkey is in use";
+            if (bad != null) {
+                engine.completeSend(c, w, WcStatus.MW_BIND_ERR);
+                engine.toError(c, null);
+                return;
+            }
+            mw.bind(w.bindMr, w.bindAddr, w.bindLength, w.bindAccess, w.bindRkey, qp.qpn());
+            if (w.bindRkey != old) engine.keys.rekeyWindow(mw, old);
+            engine.completeSend(c, w, WcStatus.SUCCESS);
+            return;
+        }
+        // LOCAL_INV: a type 2 window bound through this QP
+        MemoryWindow mw = engine.keys.windowByRkey(w.invalidateRkey);
+        if (mw == null || mw.type() != 2 || mw.boundQpn() != qp.qpn()) {
+            engine.completeSend(c, w, WcStatus.LOC_QP_OP_ERR);
+            engine.toError(c, null);
+            return;
+        }
+        mw.invalidate();
+        engine.completeSend(c, w, WcStatus.SUCCESS);
     }
 
     /** First touch of a WQE: check its local buffers and give it its first PSN. */

@@ -11,6 +11,7 @@ import org.softrnic.nic.cq.WcStatus;
 import org.softrnic.nic.cq.WorkCompletion;
 import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.qp.QpState;
 import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.QueuePair;
@@ -218,10 +219,16 @@ final class Responder {
             if (length == 0) return State.EXECUTE; // zero-length RDMA checks no key (IBTA 9.4.4)
         }
         MemoryRegion region = engine.keys.byRkey(rkey);
-        if (region == null || region.check(c.qp.pd(), needed, va, length) != null) {
+        if (region != null) {
+            if (region.check(c.qp.pd(), needed, va, length) != null) return uc() ? ucDrop() : State.ERR_RKEY_VIOLATION;
+            mr = region;
+            return State.EXECUTE;
+        }
+        MemoryWindow mw = engine.keys.windowByRkey(rkey);
+        if (mw == null || mw.check(c.qp.pd(), c.qp.qpn(), needed, va, length) != null) {
             return uc() ? ucDrop() : State.ERR_RKEY_VIOLATION;
         }
-        mr = region;
+        mr = mw.mr(); // the window's addresses are the region's
         return State.EXECUTE;
     }
 
@@ -281,6 +288,8 @@ final class Responder {
             int rkey = p.ieth().rkey();
             MemoryRegion target = engine.keys.byRkey(rkey);
             if (target != null && target.pd() == c.qp.pd()) target.invalidate();
+            MemoryWindow mw = engine.keys.windowByRkey(rkey);
+            if (mw != null && mw.type() == 2 && mw.boundQpn() == c.qp.qpn()) mw.invalidate();
             flags |= WorkCompletion.WC_WITH_INV;
             imm = rkey;
         }

@@ -303,7 +303,8 @@ public final class Nic {
         if ((mask & QpAttrMask.PKEY_INDEX) != 0 && a.pkeyIndex != 0) {
             throw error(verb, Errno.EINVAL, "pkey_index " + a.pkeyIndex + " is empty (only index 0 holds 0xffff)");
         }
-        if ((mask & QpAttrMask.ACCESS_FLAGS) != 0 && (a.qpAccessFlags & ~Access.REMOTE_ANY & ~Access.LOCAL_WRITE) != 0) {
+        int qpAccess = Access.REMOTE_ANY | Access.LOCAL_WRITE | Access.FLUSH_GLOBAL | Access.FLUSH_PERSISTENT;
+        if ((mask & QpAttrMask.ACCESS_FLAGS) != 0 && (a.qpAccessFlags & ~qpAccess) != 0) {
             throw error(verb, Errno.EINVAL, "qp_access_flags 0x" + Integer.toHexString(a.qpAccessFlags));
         }
         if ((mask & QpAttrMask.AV) != 0) {
@@ -362,11 +363,10 @@ public final class Nic {
         boolean allowed = switch (qp.type()) {
             case UD -> op == SendOpcode.SEND || op == SendOpcode.SEND_WITH_IMM;
             case UC -> op.isSend() || op.isWrite() || op.isLocal();
-            case RC -> op.isSend() || op.isWrite() || op.isReadOrAtomic() || op.isLocal();
+            case RC -> op.isSend() || op.isWrite() || op.needsResponse() || op.isLocal();
         };
         if (!allowed) {
-            Errno e = op == SendOpcode.FLUSH || op == SendOpcode.ATOMIC_WRITE ? Errno.EOPNOTSUPP : Errno.EINVAL;
-            throw error(verb, e, "opcode IBV_WR_" + op + " on a " + qp.type() + " QP");
+            throw error(verb, Errno.EINVAL, "opcode IBV_WR_" + op + " on a " + qp.type() + " QP");
         }
         if (op == SendOpcode.BIND_MW && (wr.bindMw == null || wr.bindMr == null)) {
             throw error(verb, Errno.EINVAL, "IBV_WR_BIND_MW needs a window and a region");
@@ -374,7 +374,13 @@ public final class Nic {
         if (op == SendOpcode.BIND_MW && wr.bindMw.type() == 1 && wr.bindRkey != wr.bindMw.rkey()) {
             throw error(verb, Errno.EINVAL, "a type 1 window is bound with ibv_bind_mw");
         }
-        long length = op.isLocal() ? 0 : wr.totalLength();
+        if (op == SendOpcode.ATOMIC_WRITE && wr.totalLength() != 8) {
+            throw error(verb, Errno.EINVAL, "IBV_WR_ATOMIC_WRITE writes exactly 8 bytes");
+        }
+        if (op == SendOpcode.FLUSH && (wr.flushType < 1 || wr.flushType > 3 || wr.flushLevel < 0 || wr.flushLevel > 1)) {
+            throw error(verb, Errno.EINVAL, "IBV_WR_FLUSH needs a placement type of 1-3 and a selectivity level of 0 or 1");
+        }
+        long length = op.isLocal() || op == SendOpcode.FLUSH ? 0 : wr.totalLength();
         if (length > MAX_MSG_SIZE) throw error(verb, Errno.EINVAL, "message of " + length + " bytes exceeds 2^31");
         boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
         if (inline && length > qp.caps().maxInlineData()) {
@@ -417,6 +423,9 @@ public final class Nic {
         w.bindAddr = wr.bindAddr;
         w.bindLength = wr.bindLength;
         w.bindAccess = wr.bindAccess;
+        w.flushType = wr.flushType;
+        w.flushLevel = wr.flushLevel;
+        w.flushLength = wr.flushLength;
         w.state = SendWqe.State.POSTED;
         w.status = null;
     }

@@ -42,6 +42,11 @@ public enum SendOpcode {
         return this == RDMA_READ || isAtomic();
     }
 
+    /** Requests answered by a response the completer waits for (READ, atomics, FLUSH, ATOMIC_WRITE). */
+    public boolean needsResponse() {
+        return isReadOrAtomic() || this == FLUSH || this == ATOMIC_WRITE;
+    }
+
     public boolean isLocal() {
         return this == LOCAL_INV || this == BIND_MW;
     }

@@ -38,6 +38,10 @@ public final class SendWqe {
     public long bindAddr;
     public long bindLength;
     public int bindAccess;
+    /** IBV_WR_FLUSH: placement type (1 global visibility, 2 persistence), selectivity level, length. */
+    public int flushType;
+    public int flushLevel;
+    public long flushLength;
 
     public State state;
     /** PSN of the first and last packet of this message. */

@@ -29,6 +29,10 @@ public final class SendWr {
     public long bindAddr;
     public long bindLength;
     public int bindAccess;
+    /** IBV_WR_FLUSH: placement type (1 global visibility, 2 persistence), selectivity level, length. */
+    public int flushType;
+    public int flushLevel;
+    public long flushLength;
 
     public SendWr(int maxSge) {
         sgList = new Sge[maxSge];

@@ -116,9 +116,19 @@ final class Completer {
         // a READ response acknowledges every request before the READ
         if (!completeThrough(c, Psn.add(psn, -1))) {
             SendWqe head = c.qp.sq().head();
-            if (head == null || head.opcode != SendOpcode.RDMA_READ) return impliedNak(c);
+            if (head == null || !head.opcode.needsResponse() || head.opcode.isAtomic()) return impliedNak(c);
         }
         SendWqe w = c.qp.sq().head();
+        if (w != null && (w.opcode == SendOpcode.FLUSH || w.opcode == SendOpcode.ATOMIC_WRITE)) {
+            // both are answered by a zero-length RDMA READ RESPONSE ONLY (rxe send_read_response_ack)
+            if (w.state != SendWqe.State.PENDING || w.firstPsn != psn || op != Opcode.RC_RDMA_READ_RESPONSE_ONLY) {
+                return impliedNak(c);
+            }
+            advance(c, Psn.add(psn, 1));
+            c.reqOutstandingReadAtomic--;
+            engine.completeSend(c, w, WcStatus.SUCCESS);
+            return Outcome.ACKED;
+        }
         if (w == null || w.opcode != SendOpcode.RDMA_READ || w.state != SendWqe.State.PENDING
                 || Psn.diff(psn, w.firstPsn) < 0 || Psn.diff(psn, w.lastPsn) > 0) {
             return impliedNak(c);
@@ -170,7 +180,7 @@ final class Completer {
         while (true) {
             SendWqe w = c.qp.sq().head();
             if (w == null || w.state != SendWqe.State.PENDING || Psn.diff(w.lastPsn, upTo) > 0) return true;
-            if (w.opcode.isReadOrAtomic()) return false;
+            if (w.opcode.needsResponse()) return false;
             int next = Psn.add(w.lastPsn, 1);
             engine.completeSend(c, w, WcStatus.SUCCESS);
             advance(c, next);

@@ -7,7 +7,8 @@ import org.softrnic.nic.mem.MemoryRegion;
  * again without executing it twice: a READ is re-read from memory, an atomic replays the saved value.
  */
 final class ReadAtomicResource {
-    enum Kind { FREE, READ, ATOMIC }
+    /** REPLAY_ACK: a FLUSH or ATOMIC_WRITE, answered again by its zero-length READ response. */
+    enum Kind { FREE, READ, ATOMIC, REPLAY_ACK }
 
     Kind kind = Kind.FREE;
     int firstPsn;

@@ -49,7 +49,7 @@ final class Requester {
             boolean rc = qp.type() == QpType.RC;
             if (w.state == SendWqe.State.POSTED) {
                 if (rc && (w.flags & SendFlags.FENCE) != 0 && c.reqOutstandingReadAtomic > 0) return Stop.FENCE;
-                if (rc && w.opcode.isReadOrAtomic() && c.reqOutstandingReadAtomic >= Math.max(1, qp.attr().maxRdAtomic)) {
+                if (rc && w.opcode.needsResponse() && c.reqOutstandingReadAtomic >= Math.max(1, qp.attr().maxRdAtomic)) {
                     return Stop.RD_ATOMIC_LIMIT;
                 }
                 if (!start(c, w)) return Stop.ERROR;
@@ -92,7 +92,7 @@ final class Requester {
     private boolean start(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
         if (!w.isInline) {
-            int needed = w.opcode.isReadOrAtomic() ? Access.LOCAL_WRITE : 0;
+            int needed = w.opcode == SendOpcode.RDMA_READ || w.opcode.isAtomic() ? Access.LOCAL_WRITE : 0;
             AccessError e = Sges.resolve(engine.keys, qp.pd(), w.sges, w.sgeMrs, w.numSge, needed);
             if (e != null) {
                 fail(c, w, WcStatus.LOC_PROT_ERR);
@@ -127,6 +127,8 @@ final class Requester {
         switch (w.opcode) {
             case RDMA_READ -> sendRead(c, w);
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> sendAtomic(c, w);
+            case FLUSH -> sendFlush(c, w);
+            case ATOMIC_WRITE -> sendAtomicWrite(c, w);
             default -> sendData(c, w, qp.type() == QpType.UD ? udMtu(qp) : qp.mtuBytes());
         }
     }
@@ -217,6 +219,37 @@ final class Requester {
         long compare = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
         fw.atomicEth().va(w.remoteAddr).rkey(w.rkey).swapAdd(swapAdd).compare(compare);
         engine.transmit(0);
+        c.reqNoAckPackets = 0;
+        c.reqPsn = Psn.add(psn, 1);
+        c.reqOutstandingReadAtomic++;
+        finishMessage(c, w, psn);
+    }
+
+    /** FLUSH (IBTA 1.5 A19): FETH then RETH, no payload; answered by a zero-length READ response. */
+    private void sendFlush(QpContext c, SendWqe w) {
+        QueuePair qp = c.qp;
+        int psn = c.reqPsn;
+        FrameWriter fw = engine.begin(c.template, Opcode.RC_FLUSH, qp.attr().destQpNum, psn);
+        fw.bth().ackReq(true);
+        fw.feth().set(w.flushType, w.flushLevel);
+        fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.flushLength);
+        engine.transmit(0);
+        oneResponsePacket(c, w, psn);
+    }
+
+    /** ATOMIC_WRITE: RETH and eight bytes written as one unit; answered by a zero-length READ response. */
+    private void sendAtomicWrite(QpContext c, SendWqe w) {
+        QueuePair qp = c.qp;
+        int psn = c.reqPsn;
+        FrameWriter fw = engine.begin(c.template, Opcode.RC_ATOMIC_WRITE, qp.attr().destQpNum, psn);
+        fw.bth().ackReq(true);
+        fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen(8);
+        copyPayload(w, fw, 8);
+        engine.transmit(8);
+        oneResponsePacket(c, w, psn);
+    }
+
+    private void oneResponsePacket(QpContext c, SendWqe w, int psn) {
         c.reqNoAckPackets = 0;
         c.reqPsn = Psn.add(psn, 1);
         c.reqOutstandingReadAtomic++;

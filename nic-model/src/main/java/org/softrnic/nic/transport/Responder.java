@@ -160,7 +160,9 @@ final class Responder {
             case RDMA_READ_REQUEST -> Access.REMOTE_READ;
             case ATOMIC -> Access.REMOTE_ATOMIC;
             case SEND -> 0;
-            default -> -1; // FLUSH, ATOMIC_WRITE, RESYNC: not implemented by this responder
+            case ATOMIC_WRITE -> Access.REMOTE_WRITE;
+            case FLUSH -> flushAccess(p.feth().placementType());
+            default -> -1; // RESYNC: RD only
         };
         if (needed < 0 || (access & needed) != needed) return uc() ? ucDrop() : State.ERR_INVALID_REQUEST;
         return State.CHK_RESOURCE;
@@ -197,7 +199,15 @@ final class Responder {
             boolean ends = op.position.ends();
             if (ends ? len != remaining : len > remaining) return uc() ? ucDrop() : State.ERR_INVALID_REQUEST;
         }
+        if (op.opClass == OpClass.ATOMIC_WRITE && Integer.toUnsignedLong(p.reth().dlen()) != 8) {
+            return State.ERR_INVALID_REQUEST;
+        }
         return op.hasReth() || op.opClass == OpClass.ATOMIC ? State.CHK_RKEY : State.EXECUTE;
+    }
+
+    /** IB_FLUSH_GLOBAL (1) and IB_FLUSH_PERSISTENT (2) need the matching IBV_ACCESS_FLUSH_* flag. */
+    private static int flushAccess(int placementType) {
+        return ((placementType & 1) != 0 ? Access.FLUSH_GLOBAL : 0) | ((placementType & 2) != 0 ? Access.FLUSH_PERSISTENT : 0);
     }
 
     private State checkRkey() {
@@ -215,8 +225,14 @@ final class Responder {
             va = p.reth().va();
             rkey = p.reth().rkey();
             length = Integer.toUnsignedLong(p.reth().dlen());
-            needed = op.opClass == OpClass.RDMA_WRITE ? Access.REMOTE_WRITE : Access.REMOTE_READ;
-            if (length == 0) return State.EXECUTE; // zero-length RDMA checks no key (IBTA 9.4.4)
+            needed = switch (op.opClass) {
+                case RDMA_WRITE, ATOMIC_WRITE -> Access.REMOTE_WRITE;
+                case FLUSH -> flushAccess(p.feth().placementType());
+                default -> Access.REMOTE_READ;
+            };
+            if (op.opClass == OpClass.ATOMIC_WRITE && (va & 7) != 0) return State.ERR_INVALID_REQUEST; // oA19-28
+            if (op.opClass == OpClass.FLUSH && p.feth().selectivityLevel() == 1) length = 0; // whole region
+            if (length == 0 && op.opClass != OpClass.FLUSH) return State.EXECUTE; // zero-length RDMA checks no key
         }
         MemoryRegion region = engine.keys.byRkey(rkey);
         if (region != null) {
@@ -258,6 +274,24 @@ final class Responder {
             }
             case ATOMIC -> {
                 return State.ATOMIC_REPLY;
+            }
+            case ATOMIC_WRITE, FLUSH -> {
+                if (op.opClass == OpClass.ATOMIC_WRITE) {
+                    // the eight bytes land as one store, as rxe's do_atomic_write
+                    long value = p.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, p.payloadOffset());
+                    mr.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, mr.offsetOf(p.reth().va()), value);
+                }
+                // FLUSH: memory here is coherent and not persistent-memory backed; placement is immediate
+                c.respMsn = (c.respMsn + 1) & 0xffffff;
+                ReadAtomicResource r = nextResource();
+                r.kind = ReadAtomicResource.Kind.REPLAY_ACK;
+                r.firstPsn = psn;
+                r.lastPsn = psn;
+                r.msn = c.respMsn;
+                sendReadResponseAck(psn, c.respMsn);
+                c.respPsn = Psn.add(psn, 1);
+                c.respLastOpcode = op;
+                return State.DONE;
             }
             default -> {
                 return State.ERR_INVALID_REQUEST;
@@ -375,6 +409,13 @@ final class Responder {
         engine.transmit(0);
     }
 
+    /** The answer to FLUSH and ATOMIC_WRITE: a zero-length RDMA READ RESPONSE ONLY carrying an ACK. */
+    private void sendReadResponseAck(int ackPsn, int msn) {
+        FrameWriter w = engine.begin(c.template, Opcode.RC_RDMA_READ_RESPONSE_ONLY, c.qp.attr().destQpNum, ackPsn);
+        w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(msn);
+        engine.transmit(0);
+    }
+
     private ReadAtomicResource nextResource() {
         ReadAtomicResource r = c.respResources[c.respNextResource];
         c.respNextResource = (c.respNextResource + 1) % c.respResources.length;
@@ -409,6 +450,14 @@ final class Responder {
                 for (ReadAtomicResource r : c.respResources) {
                     if (r.kind == ReadAtomicResource.Kind.ATOMIC && r.firstPsn == psn) {
                         sendAtomicAck(psn, r.original, r.msn);
+                        break;
+                    }
+                }
+            }
+            case ATOMIC_WRITE, FLUSH -> {
+                for (ReadAtomicResource r : c.respResources) {
+                    if (r.kind == ReadAtomicResource.Kind.REPLAY_ACK && r.firstPsn == psn) {
+                        sendReadResponseAck(psn, r.msn); // not executed again
                         break;
                     }
                 }

@@ -126,6 +126,19 @@ public final class Nic {
         return mr;
     }
 
+    /** ib_alloc_mr(IB_MR_TYPE_MEM_REG): an empty region of up to {@code maxLength} bytes for REG_MR requests. */
+    public MemoryRegion allocMr(ProtectionDomain pd, long maxLength) {
+        String verb = "ib_alloc_mr";
+        checkPd(verb, pd);
+        if (maxLength <= 0) throw error(verb, Errno.EINVAL, "max length must be positive");
+        if (mrCount >= config.attributes().maxMr()) throw error(verb, Errno.ENOMEM, "max_mr reached");
+        MemoryRegion mr = MemoryRegion.fastReg(pd, maxLength, keys.newKey());
+        keys.add(mr);
+        pd.attach();
+        mrCount++;
+        return mr;
+    }
+
     public void deregMr(MemoryRegion mr) {
         String verb = "ibv_dereg_mr";
         if (keys.byLkey(mr.lkey()) != mr) throw error(verb, Errno.EINVAL, mr + " is not registered");
@@ -374,6 +387,9 @@ public final class Nic {
         if (op == SendOpcode.BIND_MW && wr.bindMw.type() == 1 && wr.bindRkey != wr.bindMw.rkey()) {
             throw error(verb, Errno.EINVAL, "a type 1 window is bound with ibv_bind_mw");
         }
+        if (op == SendOpcode.REG_MR && (wr.regMr == null || !wr.regMr.isFastReg() || wr.regSegment == null)) {
+            throw error(verb, Errno.EINVAL, "REG_MR needs a region from allocMr and the memory to map");
+        }
         if (op == SendOpcode.ATOMIC_WRITE && wr.totalLength() != 8) {
             throw error(verb, Errno.EINVAL, "IBV_WR_ATOMIC_WRITE writes exactly 8 bytes");
         }
@@ -426,6 +442,11 @@ public final class Nic {
         w.flushType = wr.flushType;
         w.flushLevel = wr.flushLevel;
         w.flushLength = wr.flushLength;
+        w.regMr = wr.regMr;
+        w.regSegment = wr.regSegment;
+        w.regIova = wr.regIova;
+        w.regAccess = wr.regAccess;
+        w.regKey = wr.regKey;
         w.state = SendWqe.State.POSTED;
         w.status = null;
     }

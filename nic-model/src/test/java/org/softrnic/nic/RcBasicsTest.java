@@ -128,8 +128,17 @@ class RcBasicsTest {
         SendWr si = p.a.wr(1, SendOpcode.SEND_WITH_IMM, 0, 10);
         si.immData = 0x12345678;
         p.a.post(si);
-        var victim = p.b.nic.regMr(p.b.pd, java.lang.foreign.Arena.ofAuto().allocate(64),
-                org.softrnic.nic.mem.Access.LOCAL_WRITE | org.softrnic.nic.mem.Access.REMOTE_READ);
+        var victim = p.b.nic.allocMr(p.b.pd, 4096);
+        var reg = new SendWr(1);
+        reg.opcode = SendOpcode.REG_MR;
+        reg.regMr = victim;
+        reg.regSegment = java.lang.foreign.Arena.ofAuto().allocate(64);
+        reg.regIova = 0x7000;
+        reg.regAccess = org.softrnic.nic.mem.Access.LOCAL_WRITE | org.softrnic.nic.mem.Access.REMOTE_READ;
+        reg.regKey = victim.lkey() ^ 0x01;
+        p.b.nic.postSend(p.b.qp, reg);
+        assertTrue(victim.valid(), "REG_MR mapped the fast-register region");
+        assertEquals(0x7000, victim.iova());
         SendWr inv = p.a.wr(2, SendOpcode.SEND_WITH_INV, 0, 10);
         inv.invalidateRkey = victim.rkey();
         p.a.post(inv);
@@ -139,5 +148,51 @@ class RcBasicsTest {
         assertTrue((r.get(1).wcFlags & WorkCompletion.WC_WITH_INV) != 0);
         assertEquals(victim.rkey(), r.get(1).immData);
         assertTrue(!victim.valid(), "SEND_WITH_INV invalidated the region");
+    }
+
+    @Test
+    void sendWithInvalidateOfAnOrdinaryRegionIsAnInvalidRequest() {
+        Pair p = Pair.rc();
+        p.b.postRecv(1, 0, 64);
+        SendWr inv = p.a.wr(2, SendOpcode.SEND_WITH_INV, 0, 10);
+        inv.invalidateRkey = p.b.mr.rkey();
+        p.a.post(inv);
+        p.run();
+        assertEquals(WcStatus.REM_INV_REQ_ERR, p.a.sendCompletions().getFirst().status);
+        assertTrue(p.b.mr.valid());
+    }
+
+    @Test
+    void fastRegisterThenLocalInvalidate() {
+        Pair p = Pair.rc();
+        var fr = p.b.nic.allocMr(p.b.pd, 1 << 16);
+        var mem = java.lang.foreign.Arena.ofAuto().allocate(8192, 8);
+        var reg = new SendWr(1);
+        reg.wrId = 1;
+        reg.opcode = SendOpcode.REG_MR;
+        reg.sendFlags = org.softrnic.nic.qp.SendFlags.SIGNALED;
+        reg.regMr = fr;
+        reg.regSegment = mem;
+        reg.regIova = 0x10_0000;
+        reg.regAccess = org.softrnic.nic.mem.Access.LOCAL_WRITE | org.softrnic.nic.mem.Access.REMOTE_WRITE;
+        reg.regKey = (fr.lkey() & ~0xff) | ((fr.lkey() + 1) & 0xff);
+        p.b.nic.postSend(p.b.qp, reg);
+        assertEquals(WcOpcode.REG_MR, p.b.sendCompletions().getFirst().opcode);
+        p.a.fill(0, 100, 1);
+        SendWr w = p.a.wr(2, SendOpcode.RDMA_WRITE, 0, 100);
+        w.remoteAddr = 0x10_0000 + 64;
+        w.rkey = fr.rkey();
+        p.a.post(w);
+        p.run();
+        assertEquals(WcStatus.SUCCESS, p.a.sendCompletions().getFirst().status);
+        assertSameBytes(p.a.mem, 0, mem, 64, 100);
+        var inv = new SendWr(1);
+        inv.opcode = SendOpcode.LOCAL_INV;
+        inv.invalidateRkey = fr.lkey();
+        p.b.nic.postSend(p.b.qp, inv);
+        assertTrue(!fr.valid());
+        p.a.post(w);
+        p.run();
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.a.sendCompletions().getFirst().status);
     }
 }

@@ -42,6 +42,13 @@ public final class KeyTable {
         return rkey == 0 ? null : byRkey.get(rkey);
     }
 
+    /** A fast-register region changed its key (ib_update_fast_reg_key): re-file it. */
+    public void rekey(MemoryRegion mr, int oldLkey, int oldRkey) {
+        byLkey.remove(oldLkey);
+        if (oldRkey != 0) byRkey.remove(oldRkey);
+        add(mr);
+    }
+
     public void addWindow(MemoryWindow mw) {
         windows.put(mw.rkey(), mw);
     }

@@ -9,13 +9,16 @@ import java.lang.foreign.MemorySegment;
  */
 public final class MemoryRegion {
     private final ProtectionDomain pd;
-    private final MemorySegment segment;
-    private final long iova;
-    private final int access;
-    private final int lkey;
-    private final int rkey;
+    /** A fast-register region (ib_alloc_mr): registered empty, mapped and re-keyed by REG_MR work requests. */
+    private final boolean fastReg;
+    private final long maxLength;
+    private MemorySegment segment;
+    private long iova;
+    private int access;
+    private int lkey;
+    private int rkey;
     private int boundWindows;
-    private boolean valid = true;
+    private boolean valid;
 
     public MemoryRegion(ProtectionDomain pd, MemorySegment segment, long iova, int access, int lkey, int rkey) {
         this.pd = pd;
@@ -24,6 +27,37 @@ public final class MemoryRegion {
         this.access = access;
         this.lkey = lkey;
         this.rkey = rkey;
+        this.fastReg = false;
+        this.maxLength = segment.byteSize();
+        this.valid = true;
+    }
+
+    private MemoryRegion(ProtectionDomain pd, long maxLength, int key) {
+        this.pd = pd;
+        this.segment = MemorySegment.NULL;
+        this.maxLength = maxLength;
+        this.lkey = key;
+        this.rkey = key;
+        this.fastReg = true;
+        this.valid = false;
+    }
+
+    /** An empty fast-register region of up to {@code maxLength} bytes, invalid until a REG_MR maps it. */
+    public static MemoryRegion fastReg(ProtectionDomain pd, long maxLength, int key) {
+        return new MemoryRegion(pd, maxLength, key);
+    }
+
+    public boolean isFastReg() { return fastReg; }
+    public long maxLength() { return maxLength; }
+
+    /** REG_MR: maps the region onto {@code seg} at {@code newIova} with {@code newAccess} and key {@code key}. */
+    public void map(MemorySegment seg, long newIova, int newAccess, int key) {
+        this.segment = seg;
+        this.iova = newIova;
+        this.access = newAccess;
+        this.lkey = key;
+        this.rkey = key;
+        this.valid = true;
     }
 
     public ProtectionDomain pd() { return pd; }

@@ -15,7 +15,9 @@ public enum SendOpcode {
     BIND_MW(8, WcOpcode.BIND_MW),
     SEND_WITH_INV(9, WcOpcode.SEND),
     FLUSH(14, WcOpcode.FLUSH),
-    ATOMIC_WRITE(15, WcOpcode.ATOMIC_WRITE);
+    ATOMIC_WRITE(15, WcOpcode.ATOMIC_WRITE),
+    /** Fast-register MR: the kernel verbs' IB_WR_REG_MR (0x20); rdma-core has no user-space counterpart. */
+    REG_MR(0x20, WcOpcode.REG_MR);
 
     public final int value;
     public final WcOpcode wcOpcode;
@@ -48,7 +50,7 @@ public enum SendOpcode {
     }
 
     public boolean isLocal() {
-        return this == LOCAL_INV || this == BIND_MW;
+        return this == LOCAL_INV || this == BIND_MW || this == REG_MR;
     }
 
     public boolean hasImmediate() {

@@ -42,6 +42,12 @@ public final class SendWqe {
     public int flushType;
     public int flushLevel;
     public long flushLength;
+    /** REG_MR: the fast-register region, the memory it maps, its I/O virtual address, access and new key. */
+    public MemoryRegion regMr;
+    public java.lang.foreign.MemorySegment regSegment;
+    public long regIova;
+    public int regAccess;
+    public int regKey;
 
     public State state;
     /** PSN of the first and last packet of this message. */

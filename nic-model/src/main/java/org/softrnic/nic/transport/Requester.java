@@ -4,6 +4,7 @@ import org.softrnic.nic.AsyncEvent;
 import org.softrnic.nic.cq.WcStatus;
 import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.mem.AccessError;
+import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.qp.QpState;
 import org.softrnic.nic.qp.QpType;
@@ -77,7 +78,17 @@ final class Requester {
             engine.completeSend(c, w, WcStatus.SUCCESS);
             return;
         }
-        // LOCAL_INV: a type 2 window bound through this QP
+        if (w.opcode == SendOpcode.REG_MR) {
+            regMr(c, w);
+            return;
+        }
+        // LOCAL_INV: a fast-register region, or a type 2 window bound through this QP
+        MemoryRegion mr = engine.keys.byLkey(w.invalidateRkey);
+        if (mr != null && mr.isFastReg() && mr.pd() == qp.pd()) {
+            mr.invalidate();
+            engine.completeSend(c, w, WcStatus.SUCCESS);
+            return;
+        }
         MemoryWindow mw = engine.keys.windowByRkey(w.invalidateRkey);
         if (mw == null || mw.type() != 2 || mw.boundQpn() != qp.qpn()) {
             engine.completeSend(c, w, WcStatus.LOC_QP_OP_ERR);
@@ -85,6 +96,23 @@ final class Requester {
             return;
         }
         mw.invalidate();
+        engine.completeSend(c, w, WcStatus.SUCCESS);
+    }
+
+    /** Fast-register: an invalid fast-register region of this PD takes the memory, address, access and key. */
+    private void regMr(QpContext c, SendWqe w) {
+        MemoryRegion mr = w.regMr;
+        int oldLkey = mr.lkey();
+        int oldRkey = mr.rkey();
+        boolean keyFree = w.regKey == oldLkey || engine.keys.rkeyFree(w.regKey);
+        if (mr.valid() || mr.pd() != c.qp.pd() || w.regSegment.byteSize() > mr.maxLength()
+                || Access.invalidReason(w.regAccess) != null || !keyFree) {
+            engine.completeSend(c, w, WcStatus.LOC_PROT_ERR);
+            engine.toError(c, null);
+            return;
+        }
+        mr.map(w.regSegment, w.regIova, w.regAccess, w.regKey);
+        engine.keys.rekey(mr, oldLkey, oldRkey);
         engine.completeSend(c, w, WcStatus.SUCCESS);
     }
 

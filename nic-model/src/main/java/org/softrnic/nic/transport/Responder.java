@@ -319,11 +319,17 @@ final class Responder {
             byteLen = (int) c.respWriteLength;
         }
         if (op.hasInvalidate()) {
+            // only a fast-register region or a type 2 window bound through this QP can be invalidated remotely
             int rkey = p.ieth().rkey();
             MemoryRegion target = engine.keys.byRkey(rkey);
-            if (target != null && target.pd() == c.qp.pd()) target.invalidate();
             MemoryWindow mw = engine.keys.windowByRkey(rkey);
-            if (mw != null && mw.type() == 2 && mw.boundQpn() == c.qp.qpn()) mw.invalidate();
+            if (target != null && target.isFastReg() && target.pd() == c.qp.pd()) {
+                target.invalidate();
+            } else if (mw != null && mw.type() == 2 && mw.boundQpn() == c.qp.qpn()) {
+                mw.invalidate();
+            } else {
+                return State.ERR_INVALID_REQUEST;
+            }
             flags |= WorkCompletion.WC_WITH_INV;
             imm = rkey;
         }

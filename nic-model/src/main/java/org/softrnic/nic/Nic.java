@@ -417,36 +417,9 @@ public final class Nic {
     }
 
     private static void copy(SendWr wr, SendWqe w, long length, boolean inline) {
-        w.wrId = wr.wrId;
-        w.opcode = wr.opcode;
-        w.flags = wr.sendFlags;
-        w.numSge = wr.numSge;
-        for (int i = 0; i < wr.numSge; i++) w.sges[i].copyFrom(wr.sgList[i]);
+        w.copyFrom(wr);
         w.length = length;
         w.isInline = inline;
-        w.immData = wr.immData;
-        w.invalidateRkey = wr.invalidateRkey;
-        w.remoteAddr = wr.remoteAddr;
-        w.rkey = wr.rkey;
-        w.compareAdd = wr.compareAdd;
-        w.swap = wr.swap;
-        w.udAh = wr.udAh;
-        w.udRemoteQpn = wr.udRemoteQpn;
-        w.udRemoteQkey = wr.udRemoteQkey;
-        w.bindMw = wr.bindMw;
-        w.bindRkey = wr.bindRkey;
-        w.bindMr = wr.bindMr;
-        w.bindAddr = wr.bindAddr;
-        w.bindLength = wr.bindLength;
-        w.bindAccess = wr.bindAccess;
-        w.flushType = wr.flushType;
-        w.flushLevel = wr.flushLevel;
-        w.flushLength = wr.flushLength;
-        w.regMr = wr.regMr;
-        w.regSegment = wr.regSegment;
-        w.regIova = wr.regIova;
-        w.regAccess = wr.regAccess;
-        w.regKey = wr.regKey;
         w.state = SendWqe.State.POSTED;
         w.status = null;
     }

@@ -7,7 +7,7 @@ import org.softrnic.nic.mem.MemoryWindow;
  * struct ibv_send_wr, mutable and reusable: posting copies it, so the caller may change it right after.
  * {@code ud*} fields address a UD datagram (its ibv_ah, remote QPN and Q_Key).
  */
-public final class SendWr {
+public class SendWr {
     public long wrId;
     public SendOpcode opcode = SendOpcode.SEND;
     public int sendFlags;
@@ -47,6 +47,38 @@ public final class SendWr {
 
     public SendWr() {
         this(4);
+    }
+
+    /** Copies every field of {@code o}, SGEs included, into this request. */
+    public void copyFrom(SendWr o) {
+        wrId = o.wrId;
+        opcode = o.opcode;
+        sendFlags = o.sendFlags;
+        numSge = o.numSge;
+        for (int i = 0; i < o.numSge; i++) sgList[i].copyFrom(o.sgList[i]);
+        immData = o.immData;
+        invalidateRkey = o.invalidateRkey;
+        remoteAddr = o.remoteAddr;
+        rkey = o.rkey;
+        compareAdd = o.compareAdd;
+        swap = o.swap;
+        udAh = o.udAh;
+        udRemoteQpn = o.udRemoteQpn;
+        udRemoteQkey = o.udRemoteQkey;
+        bindMw = o.bindMw;
+        bindRkey = o.bindRkey;
+        bindMr = o.bindMr;
+        bindAddr = o.bindAddr;
+        bindLength = o.bindLength;
+        bindAccess = o.bindAccess;
+        flushType = o.flushType;
+        flushLevel = o.flushLevel;
+        flushLength = o.flushLength;
+        regMr = o.regMr;
+        regSegment = o.regSegment;
+        regIova = o.regIova;
+        regAccess = o.regAccess;
+        regKey = o.regKey;
     }
 
     public long totalLength() {

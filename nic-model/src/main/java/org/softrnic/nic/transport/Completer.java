@@ -142,7 +142,7 @@ final class Completer {
             failHead(c, WcStatus.BAD_RESP_ERR);
             return Outcome.BAD_RESPONSE;
         }
-        Sges.scatter(w.sges, w.sgeMrs, w.numSge, offset, p.segment(), p.payloadOffset(), len);
+        Sges.scatter(w.sgList, w.sgeMrs, w.numSge, offset, p.segment(), p.payloadOffset(), len);
         w.received = offset + len;
         advance(c, Psn.add(psn, 1));
         if (ends) {
@@ -165,7 +165,7 @@ final class Completer {
         // the 8 bytes land in the local buffer in host (little-endian) order, as on an x86 host
         var mr = w.sgeMrs[0];
         mr.segment().set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
-                mr.offsetOf(w.sges[0].addr), original);
+                mr.offsetOf(w.sgList[0].addr), original);
         advance(c, Psn.add(psn, 1));
         c.reqOutstandingReadAtomic--;
         engine.completeSend(c, w, WcStatus.SUCCESS);

@@ -49,7 +49,7 @@ final class Requester {
             }
             boolean rc = qp.type() == QpType.RC;
             if (w.state == SendWqe.State.POSTED) {
-                if (rc && (w.flags & SendFlags.FENCE) != 0 && c.reqOutstandingReadAtomic > 0) return Stop.FENCE;
+                if (rc && (w.sendFlags & SendFlags.FENCE) != 0 && c.reqOutstandingReadAtomic > 0) return Stop.FENCE;
                 if (rc && w.opcode.needsResponse() && c.reqOutstandingReadAtomic >= Math.max(1, qp.attr().maxRdAtomic)) {
                     return Stop.RD_ATOMIC_LIMIT;
                 }
@@ -121,7 +121,7 @@ final class Requester {
         QueuePair qp = c.qp;
         if (!w.isInline) {
             int needed = w.opcode == SendOpcode.RDMA_READ || w.opcode.isAtomic() ? Access.LOCAL_WRITE : 0;
-            AccessError e = Sges.resolve(engine.keys, qp.pd(), w.sges, w.sgeMrs, w.numSge, needed);
+            AccessError e = Sges.resolve(engine.keys, qp.pd(), w.sgList, w.sgeMrs, w.numSge, needed);
             if (e != null) {
                 fail(c, w, WcStatus.LOC_PROT_ERR);
                 return false;
@@ -185,7 +185,7 @@ final class Requester {
         boolean ackReq = qp.type() == QpType.RC && (last || ++c.reqNoAckPackets >= Engine.MAX_PKT_PER_ACK);
         if (ackReq) c.reqNoAckPackets = 0;
         FrameWriter fw = engine.begin(tpl, op, dqpn, psn);
-        fw.bth().flags(last && (w.flags & SendFlags.SOLICITED) != 0, false, 0, 0).ackReq(ackReq);
+        fw.bth().flags(last && (w.sendFlags & SendFlags.SOLICITED) != 0, false, 0, 0).ackReq(ackReq);
         if (op.hasReth()) fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.length);
         if (op.hasImmediate()) fw.immDt().value(w.immData);
         if (op.hasInvalidate()) fw.ieth().rkey(w.invalidateRkey);
@@ -205,7 +205,7 @@ final class Requester {
             java.lang.foreign.MemorySegment.copy(w.inline, (int) w.sent, seg, java.lang.foreign.ValueLayout.JAVA_BYTE,
                     at, payload);
         } else {
-            Sges.gather(w.sges, w.sgeMrs, w.numSge, w.sent, seg, at, payload);
+            Sges.gather(w.sgList, w.sgeMrs, w.numSge, w.sent, seg, at, payload);
         }
     }
 

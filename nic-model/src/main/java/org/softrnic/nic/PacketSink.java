@@ -4,9 +4,22 @@ import org.softrnic.wire.PacketBuffer;
 
 /**
  * Where the model's packets go: complete IPv4 or IPv6 packets (IP, UDP, BTH through ICRC), starting at
- * {@code offset}. The buffer is reused as soon as this returns, so a sink copies what it keeps.
+ * {@code offset}, with free room in front of it for a link header.
  */
 @FunctionalInterface
 public interface PacketSink {
+    /** Smallest capacity of a buffer a sink hands back from {@link #handOver}. */
+    int BUFFER_BYTES = 16 + 4096 + 256;
+
+    /** Takes a copy of the packet: the buffer is reused as soon as this returns. */
     void transmit(PacketBuffer buffer, int offset, int length);
+
+    /**
+     * Takes the buffer itself and returns the one the device builds its next packet in (of at least
+     * {@link #BUFFER_BYTES}), so a link that can own buffers avoids a copy. By default, copies.
+     */
+    default PacketBuffer handOver(PacketBuffer buffer, int offset, int length) {
+        transmit(buffer, offset, length);
+        return buffer;
+    }
 }

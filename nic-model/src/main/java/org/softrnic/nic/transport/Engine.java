@@ -60,7 +60,8 @@ public final class Engine {
     private final IntMap<QpContext> contexts = new IntMap<>();
     final FrameWriter writer = new FrameWriter();
     private final FrameView view;
-    final PacketBuffer tx;
+    /** The buffer the next packet is built in; a sink that takes buffers over hands back another. */
+    PacketBuffer tx;
     private int ipId;
     final Requester requester = new Requester(this);
     final Responder responder = new Responder(this);
@@ -76,7 +77,7 @@ public final class Engine {
         this.rocePort = rocePort;
         this.events = events;
         this.view = new FrameView(rocePort);
-        this.tx = PacketBuffer.allocate(Arena.ofAuto(), HEADROOM + 4096 + 256);
+        this.tx = PacketBuffer.allocate(Arena.ofAuto(), PacketSink.BUFFER_BYTES);
     }
 
     public void addQp(QueuePair qp) {
@@ -183,7 +184,9 @@ public final class Engine {
         int len = writer.finish(payloadLength, ipId);
         ipId = (ipId + 1) & 0xffff;
         counters.inc(Counter.SENT_PKTS);
-        sink.transmit(tx, HEADROOM, len);
+        PacketBuffer next = sink.handOver(tx, HEADROOM, len);
+        if (next.capacity() < PacketSink.BUFFER_BYTES) throw new IllegalStateException("the sink handed back a small buffer");
+        tx = next;
     }
 
     /** A request posted to the send queue: let the requester work. */

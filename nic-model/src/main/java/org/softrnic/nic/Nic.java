@@ -412,7 +412,7 @@ public final class Nic {
         copy(wr, w, length, inline);
         if (inline) copyInline(verb, qp, wr, w, (int) length);
         qp.sq().push();
-        if (s == QpState.ERR) engine.recvQueued(qp); // a post to an ERR QP is flushed at once
+        if (s == QpState.ERR || s == QpState.SQE) engine.flushSends(qp); // flushed at once, as rxe does
         else engine.sendQueued(qp);
     }
 

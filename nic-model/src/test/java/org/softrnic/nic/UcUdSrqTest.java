@@ -43,6 +43,34 @@ class UcUdSrqTest {
         RcBasicsTest.assertSameBytes(p.a.mem, 0, p.b.mem, 0, 3000);
     }
 
+    @Test
+    void ucSendQueueErrorGoesToSqeWhereReceivesGoOnUntilBackToRts() {
+        Pair p = new Pair(QpType.UC, Mtu.MTU_1024, 3, a -> { });
+        SendWr bad = p.a.wr(1, SendOpcode.SEND, 0, 64);
+        bad.sgList[0].lkey ^= 1;
+        p.a.post(bad);
+        p.a.post(p.a.wr(2, SendOpcode.SEND, 0, 64));
+        p.run();
+        List<WorkCompletion> s = p.a.sendCompletions();
+        assertEquals(WcStatus.LOC_PROT_ERR, s.get(0).status);
+        assertEquals(WcStatus.WR_FLUSH_ERR, s.get(1).status);
+        assertEquals(org.softrnic.nic.qp.QpState.SQE, p.a.qp.state());
+        // the receive side of an SQE QP still works
+        p.a.postRecv(7, 0, 64);
+        p.b.post(p.b.wr(3, SendOpcode.SEND, 0, 64));
+        p.run();
+        assertEquals(7, p.a.recvCompletions().getFirst().wrId);
+        // and modify_qp brings the send queue back
+        org.softrnic.nic.qp.QpAttr attr = new org.softrnic.nic.qp.QpAttr();
+        attr.qpState = org.softrnic.nic.qp.QpState.RTS;
+        p.a.nic.modifyQp(p.a.qp, attr, org.softrnic.nic.qp.QpAttrMask.STATE);
+        p.b.postRecv(8, 0, 64);
+        p.a.post(p.a.wr(4, SendOpcode.SEND, 0, 64));
+        p.run();
+        assertEquals(WcStatus.SUCCESS, p.a.sendCompletions().getFirst().status);
+        assertEquals(8, p.b.recvCompletions().getFirst().wrId);
+    }
+
     static SendWr udSend(Pair p, long id, int len, int qkey) {
         SendWr w = p.a.wr(id, SendOpcode.SEND_WITH_IMM, 0, len);
         w.immData = 77;

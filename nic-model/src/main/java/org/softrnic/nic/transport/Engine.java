@@ -316,6 +316,21 @@ public final class Engine {
         if (status == WcStatus.SUCCESS) counters.inc(Counter.RDMA_RECVS);
     }
 
+    /**
+     * A local send-queue error: RC QPs go to ERR; UC and UD QPs go to SQE, where the send queue is flushed
+     * but receives go on, until modify_qp takes them back to RTS (IBTA 10.3.1.6).
+     */
+    void sendQueueError(QpContext c, AsyncEvent.Type event) {
+        QueuePair qp = c.qp;
+        if (qp.type() == QpType.RC || qp.state() == QpState.ERR) {
+            toError(c, event);
+            return;
+        }
+        qp.state(QpState.SQE);
+        if (event != null) events.accept(new AsyncEvent(event, qp));
+        flushSendQueue(c);
+    }
+
     /** Moves the QP to ERR, raises the affiliated event, and flushes its queues. */
     void toError(QpContext c, AsyncEvent.Type event) {
         if (c.qp.state() == QpState.ERR) return;
@@ -327,14 +342,7 @@ public final class Engine {
     /** Completes every outstanding WQE of an ERR QP with IBV_WC_WR_FLUSH_ERR, as rxe does on entering ERR. */
     void flush(QpContext c) {
         QueuePair qp = c.qp;
-        c.retransmitDeadline = QpContext.NEVER;
-        c.rnrDeadline = QpContext.NEVER;
-        while (!qp.sq().isEmpty()) {
-            SendWqe w = qp.sq().head();
-            completeSend(c, w, w.state == SendWqe.State.ERROR && w.status != null ? w.status : WcStatus.WR_FLUSH_ERR);
-        }
-        c.reqIndex = 0;
-        c.reqOutstandingReadAtomic = 0;
+        flushSendQueue(c);
         if (c.respWqe != null && !c.respWqeFromSrq) {
             // a partly received message's WQE is still at the head of the RQ: flushed with the rest
             c.respWqe = null;
@@ -351,6 +359,23 @@ public final class Engine {
 
     void srqLimit(org.softrnic.nic.qp.SharedReceiveQueue srq) {
         events.accept(new AsyncEvent(AsyncEvent.Type.SRQ_LIMIT_REACHED, srq));
+    }
+
+    private void flushSendQueue(QpContext c) {
+        QueuePair qp = c.qp;
+        c.retransmitDeadline = QpContext.NEVER;
+        c.rnrDeadline = QpContext.NEVER;
+        while (!qp.sq().isEmpty()) {
+            SendWqe w = qp.sq().head();
+            completeSend(c, w, w.state == SendWqe.State.ERROR && w.status != null ? w.status : WcStatus.WR_FLUSH_ERR);
+        }
+        c.reqIndex = 0;
+        c.reqOutstandingReadAtomic = 0;
+    }
+
+    /** A send posted while the send queue is in error (ERR or SQE) completes at once as flushed. */
+    public void flushSends(QueuePair qp) {
+        flushSendQueue(ctx(qp));
     }
 
     /** A posted receive: the responder may be waiting on one (nothing to do: the peer retries after RNR). */

@@ -70,7 +70,7 @@ final class Requester {
             if (bad == null && w.bindRkey != old && !engine.keys.rkeyFree(w.bindRkey)) bad = "the new rkey is in use";
             if (bad != null) {
                 engine.completeSend(c, w, WcStatus.MW_BIND_ERR);
-                engine.toError(c, null);
+                engine.sendQueueError(c, null);
                 return;
             }
             mw.bind(w.bindMr, w.bindAddr, w.bindLength, w.bindAccess, w.bindRkey, qp.qpn());
@@ -92,7 +92,7 @@ final class Requester {
         MemoryWindow mw = engine.keys.windowByRkey(w.invalidateRkey);
         if (mw == null || mw.type() != 2 || mw.boundQpn() != qp.qpn()) {
             engine.completeSend(c, w, WcStatus.LOC_QP_OP_ERR);
-            engine.toError(c, null);
+            engine.sendQueueError(c, null);
             return;
         }
         mw.invalidate();
@@ -108,7 +108,7 @@ final class Requester {
         if (mr.valid() || mr.pd() != c.qp.pd() || w.regSegment.byteSize() > mr.maxLength()
                 || Access.invalidReason(w.regAccess) != null || !keyFree) {
             engine.completeSend(c, w, WcStatus.LOC_PROT_ERR);
-            engine.toError(c, null);
+            engine.sendQueueError(c, null);
             return;
         }
         mr.map(w.regSegment, w.regIova, w.regAccess, w.regKey);
@@ -147,7 +147,7 @@ final class Requester {
             w.state = SendWqe.State.ERROR;
             w.status = status;
         }
-        engine.toError(c, AsyncEvent.Type.QP_REQ_ERR);
+        engine.sendQueueError(c, AsyncEvent.Type.QP_REQ_ERR);
     }
 
     private void sendPacket(QpContext c, SendWqe w) {

@@ -196,6 +196,7 @@ public final class Nic {
         if (cqe < 1 || cqe > config.attributes().maxCqe()) {
             throw error("ibv_create_cq", Errno.EINVAL, "cqe " + cqe + " not in 1.." + config.attributes().maxCqe());
         }
+        if (cqCount >= config.attributes().maxCq()) throw error("ibv_create_cq", Errno.ENOMEM, "max_cq reached");
         cqCount++;
         return new CompletionQueue(nextHandle++, cqe);
     }
@@ -475,9 +476,5 @@ public final class Nic {
 
     private static void checkPd(String verb, ProtectionDomain pd) {
         if (pd == null || pd.closed()) throw error(verb, Errno.EINVAL, "the PD is deallocated");
-    }
-
-    int liveQps() {
-        return qps.size();
     }
 }

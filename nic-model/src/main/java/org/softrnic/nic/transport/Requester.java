@@ -157,12 +157,8 @@ final class Requester {
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> sendAtomic(c, w);
             case FLUSH -> sendFlush(c, w);
             case ATOMIC_WRITE -> sendAtomicWrite(c, w);
-            default -> sendData(c, w, qp.type() == QpType.UD ? udMtu(qp) : qp.mtuBytes());
+            default -> sendData(c, w, qp.mtuBytes()); // UD's path MTU is the port's active MTU, set at RTR
         }
-    }
-
-    private static int udMtu(QueuePair qp) {
-        return qp.mtuBytes();
     }
 
     /** SEND and RDMA WRITE: the next MTU of the message. */

@@ -38,8 +38,8 @@ public final class Main implements Runnable {
         cmd.setErr(err);
         cmd.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
-            err.println(c.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
-            err.println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
+            String name = c.getCommandSpec().qualifiedName();
+            err.println(name + ": " + ex.getMessage() + " (see '" + name + " --help')");
             err.flush();
             return EXIT_USAGE;
         });

@@ -138,6 +138,7 @@ class DecodeCommandTest {
         Result badOption = run("decode", "--frobnicate", junk.toString());
         assertEquals(2, badOption.code());
         assertTrue(badOption.err().startsWith("softrnic decode: Unknown option"), badOption.err());
+        assertEquals(1, badOption.err().lines().count(), "a bad argument gets one line");
 
         assertEquals(2, run("decode").code());
         assertEquals(2, run("decode", "--udp-port", "70000", junk.toString()).code());

@@ -34,7 +34,8 @@ import org.softrnic.nic.sim.SimFabric;
  * loses, duplicates, reorders and delays packets. Every WR must complete exactly once and in order, memory
  * must equal a simple reference model, and an error completion is allowed only when a retry budget really
  * ran out. A failure names its seed; {@code -Dsoftrnic.seed=N} replays exactly that run, and
- * {@code -Dsoftrnic.seeds=N} runs seeds 1..N (32 by default).
+ * {@code -Dsoftrnic.seeds=N} runs seeds 1..N (32 by default); {@code -Dsoftrnic.debug} prints each run's
+ * completions, counters and QP states.
  */
 class RandomWorkloadTest {
     static final ValueLayout.OfLong HOST = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);

@@ -1,0 +1,84 @@
+package org.softrnic.emulator.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.softrnic.nic.NicConfig;
+import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.qp.Mtu;
+import org.softrnic.wire.frame.Udp;
+
+/**
+ * One soft RNIC's configuration: what a JSON or YAML file says (see {@link ConfigFiles}), or what
+ * {@link #builder()} builds in code. Missing fields take rxe-like defaults; wrong ones fail with the field
+ * named.
+ *
+ * @param name    device name, as ibv_devices lists it
+ * @param gids    the port's GID table: IPv4 addresses (stored IPv4-mapped) or IPv6 addresses
+ * @param mtu     the port's active MTU in bytes (256..4096)
+ * @param udpPort RoCEv2 UDP port; 4791 unless several soft RNICs share one host
+ * @param link    the link spec, as --link takes it (inproc, udp[:ADDR[:PORT]], ...)
+ * @param seed    seeds keys and QP numbers
+ */
+public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Integer udpPort, String link, Long seed,
+                             LimitsConfig limits, FaultConfig faults) {
+    public SoftRnicConfig {
+        if (name == null || name.isBlank()) name = "softrnic0";
+        if (gids == null || gids.isEmpty()) throw new ConfigException("gids: at least one GID (an IP address) is required");
+        for (String g : gids) {
+            try {
+                Gid.parse(g);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("gids: '" + g + "' is not an IPv4 or IPv6 address", e);
+            }
+        }
+        gids = List.copyOf(gids);
+        mtu = mtu == null ? 1024 : mtu;
+        try {
+            Mtu.ofBytes(mtu);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("mtu: " + e.getMessage(), e);
+        }
+        udpPort = udpPort == null ? Udp.ROCE_PORT : udpPort;
+        if (udpPort < 1 || udpPort > 65535) throw new ConfigException("udp_port must be 1..65535, not " + udpPort);
+        link = link == null ? "inproc" : link;
+        seed = seed == null ? 1L : seed;
+        limits = limits == null ? LimitsConfig.DEFAULTS : limits;
+        faults = faults == null ? FaultConfig.NONE : faults;
+    }
+
+    /** The nic-model configuration of this device. */
+    public NicConfig toNicConfig() {
+        List<Gid> table = gids.stream().map(Gid::parse).toList();
+        return new NicConfig(name, table, Mtu.ofBytes(mtu), udpPort, seed,
+                limits.apply(org.softrnic.nic.DeviceAttributes.rxeDefaults()));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a configuration in code, with the same defaults and checks as a file. */
+    public static final class Builder {
+        private String name;
+        private final List<String> gids = new ArrayList<>();
+        private Integer mtu;
+        private Integer udpPort;
+        private String link;
+        private Long seed;
+        private LimitsConfig limits;
+        private FaultConfig faults;
+
+        public Builder name(String v) { name = v; return this; }
+        public Builder gid(String v) { gids.add(v); return this; }
+        public Builder mtu(int v) { mtu = v; return this; }
+        public Builder udpPort(int v) { udpPort = v; return this; }
+        public Builder link(String v) { link = v; return this; }
+        public Builder seed(long v) { seed = v; return this; }
+        public Builder limits(LimitsConfig v) { limits = v; return this; }
+        public Builder faults(FaultConfig v) { faults = v; return this; }
+
+        public SoftRnicConfig build() {
+            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults);
+        }
+    }
+}

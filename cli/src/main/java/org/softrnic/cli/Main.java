@@ -2,16 +2,18 @@ package org.softrnic.cli;
 
 import java.io.PrintWriter;
 import org.softrnic.cli.decode.DecodeCommand;
+import org.softrnic.cli.perf.PerfCommand;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 @Command(name = "softrnic", mixinStandardHelpOptions = true, version = "softrnic 0.1.0",
         description = "A software RDMA NIC that speaks RoCEv2 byte-exact with Linux rxe.",
-        subcommands = {DecodeCommand.class, AutoComplete.GenerateCompletion.class},
+        subcommands = {DecodeCommand.class, PerfCommand.class, AutoComplete.GenerateCompletion.class},
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic decode samples/netns_minipeer.pcap",
                 "  softrnic decode --json --explain capture.pcap",
+                "  softrnic perf write --size 65536 --verify",
                 "  source <(softrnic generate-completion)"})
 public final class Main implements Runnable {
     /** Exit code for a bad argument or unreadable input, as picocli and most Unix tools use. */
@@ -24,7 +26,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (decode)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (decode, perf)");
     }
 
     public static void main(String[] args) {

@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.function.Predicate;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
@@ -29,23 +29,25 @@ public final class SimFabric {
     }
 
     private final VirtualClock clock = new VirtualClock();
-    private final Random random;
+    private final SplittableRandom random;
     private final List<Nic> nics = new ArrayList<>();
     private final Map<Gid, Integer> byGid = new HashMap<>();
+    private final org.softrnic.nic.mem.IntMap<Integer> byIpv4 = new org.softrnic.nic.mem.IntMap<>();
     private final PriorityQueue<InFlight> inFlight = new PriorityQueue<>();
     private final List<Packet> trace = new ArrayList<>();
     /** Delivery leaves room in front of the IP header, as a link does for its own header. */
     private static final int RX_HEADROOM = 16;
-    private final byte[] rxBytes = new byte[16384];
-    private final PacketBuffer rx = PacketBuffer.wrap(rxBytes);
+    // native like the devices' own buffers: mixing heap and native segments slows every accessor site
+    private final PacketBuffer rx = PacketBuffer.allocate(java.lang.foreign.Arena.ofAuto(), 16384);
     private LinkFaults faults = LinkFaults.NONE;
-    private Predicate<Packet> dropRule = p -> false;
+    private Predicate<Packet> dropRule;
     private boolean tracing;
     private long seq;
     private long packetCount;
+    private long droppedCount;
 
     public SimFabric(long seed) {
-        this.random = new Random(seed);
+        this.random = new SplittableRandom(seed);
     }
 
     public VirtualClock clock() {
@@ -56,7 +58,10 @@ public final class SimFabric {
         int index = nics.size();
         Nic nic = new Nic(config, clock, (buf, off, len) -> send(index, buf, off, len));
         nics.add(nic);
-        for (Gid g : config.gids()) byGid.put(g, index);
+        for (Gid g : config.gids()) {
+            byGid.put(g, index);
+            if (g.isIpv4Mapped()) byIpv4.put((int) g.lo(), index);
+        }
         return nic;
     }
 
@@ -83,24 +88,30 @@ public final class SimFabric {
         return packetCount;
     }
 
+    /** Packets the link dropped (loss, drop rule, or no device at the destination address). */
+    public long droppedCount() {
+        return droppedCount;
+    }
+
     private void send(int from, PacketBuffer buf, int off, int len) {
         byte[] bytes = new byte[len];
-        buf.buffer.get(off, bytes, 0, len);
+        java.lang.foreign.MemorySegment.copy(buf.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, off, bytes, 0, len);
         packetCount++;
-        Integer to = byGid.get(destination(bytes));
+        int to = destination(bytes);
         long now = clock.nanoTime();
-        long at = now + faults.delayNanos() + (faults.jitterNanos() > 0 ? (long) (random.nextDouble() * faults.jitterNanos()) : 0);
-        boolean lost = random.nextDouble() < faults.loss();
-        if (random.nextDouble() < faults.reorder()) at += faults.delayNanos() + 1;
-        Packet p = new Packet(now, at, from, bytes, false, false);
-        if (lost || dropRule.test(p) || to == null) {
+        long at = now + faults.delayNanos() + (faults.jitterNanos() > 0 ? random.nextLong(faults.jitterNanos()) : 0);
+        boolean lost = faults.loss() > 0 && random.nextDouble() < faults.loss();
+        if (faults.reorder() > 0 && random.nextDouble() < faults.reorder()) at += faults.delayNanos() + 1;
+        Packet p = tracing || dropRule != null ? new Packet(now, at, from, bytes, false, false) : null;
+        if (lost || to < 0 || (dropRule != null && dropRule.test(p))) {
+            droppedCount++;
             if (tracing) trace.add(new Packet(now, at, from, bytes, true, false));
             return;
         }
         if (tracing) trace.add(p);
         inFlight.add(new InFlight(at, seq++, to, bytes));
-        if (random.nextDouble() < faults.duplicate()) {
-            long dupAt = at + 1 + (long) (random.nextDouble() * (faults.delayNanos() + 1));
+        if (faults.duplicate() > 0 && random.nextDouble() < faults.duplicate()) {
+            long dupAt = at + 1 + random.nextLong(faults.delayNanos() + 1);
             if (tracing) trace.add(new Packet(now, dupAt, from, bytes, false, true));
             inFlight.add(new InFlight(dupAt, seq++, to, bytes));
         }
@@ -111,16 +122,20 @@ public final class SimFabric {
         nic.receive(PacketBuffer.wrap(packet.clone()), 0, packet.length);
     }
 
-    private static Gid destination(byte[] ip) {
+    /** The index of the device the packet's destination address belongs to, or -1. */
+    private int destination(byte[] ip) {
         if (ip.length >= 20 && (ip[0] & 0xf0) == 0x40) {
-            return Gid.of(new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, ip[16], ip[17], ip[18], ip[19]});
+            int a = (ip[16] & 0xff) << 24 | (ip[17] & 0xff) << 16 | (ip[18] & 0xff) << 8 | (ip[19] & 0xff);
+            Integer i = byIpv4.get(a);
+            return i == null ? -1 : i;
         }
         if (ip.length >= 40) {
             byte[] g = new byte[16];
             System.arraycopy(ip, 24, g, 0, 16);
-            return Gid.of(g);
+            Integer i = byGid.get(Gid.of(g));
+            return i == null ? -1 : i;
         }
-        return null;
+        return -1;
     }
 
     /**
@@ -140,7 +155,8 @@ public final class SimFabric {
             events++;
             if (nextPacket <= nextTimer) {
                 inFlight.poll();
-                System.arraycopy(next.bytes(), 0, rxBytes, RX_HEADROOM, next.bytes().length);
+                java.lang.foreign.MemorySegment.copy(next.bytes(), 0, rx.segment, java.lang.foreign.ValueLayout.JAVA_BYTE,
+                        RX_HEADROOM, next.bytes().length);
                 nics.get(next.to()).receive(rx, RX_HEADROOM, next.bytes().length);
             } else {
                 for (Nic n : nics) if (n.nextDeadline() <= t) n.runTimers();

@@ -1,0 +1,111 @@
+package org.softrnic.cli.perf;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.softrnic.cli.UserError;
+import org.softrnic.emulator.config.ConfigFiles;
+import org.softrnic.emulator.perf.PerfOp;
+import org.softrnic.emulator.perf.PerfOptions;
+import org.softrnic.emulator.perf.PerfResult;
+import org.softrnic.emulator.perf.PerfRun;
+import org.softrnic.nic.qp.Mtu;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "perf", sortOptions = false,
+        description = "Measure RDMA WRITE, READ, SEND or atomic throughput between two soft RNICs, perftest style.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  softrnic perf write --size 65536 --iters 2000",
+                "  softrnic perf read --qps 4 --mtu 4096 --verify",
+                "  softrnic perf send --loss 0.05 --seed 7 --verify --json"})
+public final class PerfCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "OP", description = "write, read, send or atomic")
+    String op;
+
+    @Option(names = "--link", paramLabel = "SPEC", defaultValue = "inproc",
+            description = "inproc (default): both devices in this process, one thread, faults in virtual time")
+    String link;
+
+    @Option(names = "--size", paramLabel = "B", defaultValue = "65536", description = "message size in bytes (default: ${DEFAULT-VALUE})")
+    int size;
+
+    @Option(names = "--iters", paramLabel = "N", defaultValue = "1000", description = "messages per QP (default: ${DEFAULT-VALUE})")
+    int iters;
+
+    @Option(names = "--qps", paramLabel = "N", defaultValue = "1", description = "QP pairs (default: ${DEFAULT-VALUE})")
+    int qps;
+
+    @Option(names = "--mtu", paramLabel = "M", defaultValue = "1024", description = "path MTU: 256, 512, 1024, 2048 or 4096")
+    int mtu;
+
+    @Option(names = "--tx-depth", paramLabel = "N", defaultValue = "128", description = "outstanding requests per QP")
+    int txDepth;
+
+    @Option(names = "--loss", paramLabel = "P", defaultValue = "0", description = "probability a packet is lost on the link")
+    double loss;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seeds the link's faults and the devices")
+    long seed;
+
+    @Option(names = "--verify", description = "check every byte of the target memory; a mismatch exits 1")
+    boolean verify;
+
+    @Option(names = "--json", description = "print one JSON object instead of the table")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        PerfOp operation;
+        try {
+            operation = PerfOp.valueOf(op.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new UserError("OP must be write, read, send or atomic, not '" + op + "'");
+        }
+        if (!link.equals("inproc")) {
+            throw new UserError("--link " + link + ": only 'inproc' is available so far; the UDP and frame links are not built yet");
+        }
+        PerfOptions o;
+        try {
+            o = new PerfOptions(operation, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        PerfResult r = PerfRun.run(o);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) out.println(ConfigFiles.toJson(r).replaceAll("\\s*\\n\\s*", " "));
+        else table(out, o, r);
+        out.flush();
+        if (r.error() != null) {
+            spec.commandLine().getErr().println("softrnic perf: " + r.error());
+            spec.commandLine().getErr().flush();
+            return 1;
+        }
+        return Boolean.FALSE.equals(r.verified()) ? 1 : 0;
+    }
+
+    private static final String RULE = "-".repeat(87);
+
+    private static void table(PrintWriter out, PerfOptions o, PerfResult r) {
+        out.println(RULE);
+        out.printf("%40s%n", r.op().title + " BW Test");
+        out.printf(" Link            : inproc (two soft RNICs, one thread, faults in virtual time)%n");
+        out.printf(" Number of qps   : %-12d Transport type : RoCEv2 RC%n", r.qps());
+        out.printf(" Mtu             : %-12s Tx depth       : %d%n", r.mtu() + "[B]", o.txDepth());
+        out.printf(" Loss            : %-12.4f Seed           : %d%n", o.loss(), o.seed());
+        out.println(RULE);
+        out.printf(" %-10s %-14s %-18s %-20s %-12s%n", "#bytes", "#iterations", "BW peak[MB/sec]", "BW average[MB/sec]",
+                "MsgRate[Mpps]");
+        out.printf(" %-10d %-14d %-18.2f %-20.2f %-12.6f%n", r.size(), r.iterations(), r.bwPeakMBps(), r.bwAverageMBps(),
+                r.msgRateMpps());
+        out.println(RULE);
+        out.printf(" packets %d  dropped %d  retransmissions %d%s%n", r.packets(), r.dropped(), r.retransmissions(),
+                r.verified() == null ? "" : r.verified() ? "  verified: every byte matches" : "  verified: MISMATCH");
+    }
+}

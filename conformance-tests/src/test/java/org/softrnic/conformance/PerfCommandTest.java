@@ -1,0 +1,46 @@
+package org.softrnic.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** `softrnic perf` as a user runs it: the perftest-style table, JSON, verification and exit codes. */
+class PerfCommandTest {
+    @Test
+    void tableLooksLikePerftest() {
+        DecodeCommandTest.Result r = DecodeCommandTest.run("perf", "write", "--size", "4096", "--iters", "300", "--verify");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("RDMA_Write BW Test"), r.out());
+        assertTrue(r.out().contains("#bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]"));
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith(" 4096       300 ")), r.out());
+        assertTrue(r.out().contains("verified: every byte matches"));
+    }
+
+    @Test
+    void jsonCarriesTheFiguresAndTheVerdict() {
+        for (String op : new String[] {"write", "read", "send", "atomic"}) {
+            DecodeCommandTest.Result r = DecodeCommandTest.run("perf", op, "--size", "3000", "--iters", "200", "--qps", "2",
+                    "--loss", "0.02", "--seed", "3", "--verify", "--json");
+            assertEquals(0, r.code(), op + ": " + r.err());
+            JsonNode o = JsonMapper.builder().build().readTree(r.out());
+            assertEquals(op.toUpperCase(), o.get("op").asString());
+            assertEquals(400, o.get("iterations").asLong());
+            assertTrue(o.get("verified").asBoolean(), op);
+            assertTrue(o.get("bw_average_mbps").asDouble() > 0);
+            assertTrue(o.get("error").isNull());
+        }
+    }
+
+    @Test
+    void badArgumentsAreOneLineAndExitTwo() {
+        for (String[] args : new String[][] {{"perf", "frob"}, {"perf", "write", "--mtu", "1500"},
+                {"perf", "write", "--loss", "2"}, {"perf", "write", "--link", "udp"}, {"perf", "write", "--iters", "x"}}) {
+            DecodeCommandTest.Result r = DecodeCommandTest.run(args);
+            assertEquals(2, r.code(), String.join(" ", args));
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+    }
+}

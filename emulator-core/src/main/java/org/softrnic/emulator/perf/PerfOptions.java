@@ -1,0 +1,20 @@
+package org.softrnic.emulator.perf;
+
+import org.softrnic.nic.qp.Mtu;
+
+/**
+ * What to measure. {@code txDepth} is how many work requests each QP keeps outstanding (perftest's -t,
+ * 128 by default).
+ */
+public record PerfOptions(PerfOp op, int size, int iters, int qps, Mtu mtu, double loss, long seed, boolean verify,
+                          int txDepth) {
+    public PerfOptions {
+        if (op == PerfOp.ATOMIC) size = 8;
+        if (size < 0 || size > (1 << 30)) throw new IllegalArgumentException("--size must be 0..1 GiB, not " + size);
+        if (iters < 1) throw new IllegalArgumentException("--iters must be at least 1, not " + iters);
+        if (qps < 1 || qps > 4096) throw new IllegalArgumentException("--qps must be 1..4096, not " + qps);
+        if (!(loss >= 0 && loss < 1)) throw new IllegalArgumentException("--loss must lie in [0, 1), not " + loss);
+        if (txDepth < 1 || txDepth > 1024) throw new IllegalArgumentException("tx depth must be 1..1024");
+        if (op == PerfOp.SEND && size > 0 && size > Integer.MAX_VALUE / 2) throw new IllegalArgumentException("--size too large");
+    }
+}

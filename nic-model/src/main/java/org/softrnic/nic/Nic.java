@@ -311,6 +311,20 @@ public final class Nic {
         engine.modified(qp, current, mask);
     }
 
+    /**
+     * Walks a QP from RESET through INIT and RTR to RTS, each step with exactly the attributes the transition
+     * table requires for its type, taken from {@code attr} (the usual connect sequence of a verbs program).
+     */
+    public void modifyToRts(QueuePair qp, QpAttr attr) {
+        QpState[] path = {QpState.INIT, QpState.RTR, QpState.RTS};
+        for (QpState next : path) {
+            QpTransitions.Rule rule = QpTransitions.rule(qp.state(), next, qp.type());
+            if (rule == null) throw error("ibv_modify_qp", Errno.EINVAL, qp + " cannot go to " + next.ibvName());
+            attr.qpState = next;
+            modifyQp(qp, attr, QpAttrMask.STATE | rule.required());
+        }
+    }
+
     private void checkValues(String verb, QueuePair qp, QpAttr a, int mask) {
         DeviceAttributes d = config.attributes();
         if ((mask & QpAttrMask.PORT) != 0 && a.portNum != 1) throw error(verb, Errno.EINVAL, "port " + a.portNum + " does not exist");

@@ -13,9 +13,7 @@ import org.softrnic.nic.qp.AddressVector;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpAttrMask;
 import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpState;
 import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.RecvWr;
@@ -129,15 +127,8 @@ final class Pair {
     static void connect(Side s, Side peer, Gid peerGid, QpType type, Mtu mtu, int sqPsn, int rqPsn,
                         java.util.function.Consumer<QpAttr> tweak) {
         QpAttr attr = new QpAttr();
-        attr.qpState = QpState.INIT;
-        attr.pkeyIndex = 0;
-        attr.portNum = 1;
         attr.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_ANY;
         attr.qkey = 0x11111111;
-        int initMask = QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT
-                | (type == QpType.UD ? QpAttrMask.QKEY : QpAttrMask.ACCESS_FLAGS);
-        s.nic.modifyQp(s.qp, attr, initMask);
-        attr.qpState = QpState.RTR;
         attr.ahAttr = AddressVector.to(peerGid);
         attr.pathMtu = mtu;
         attr.destQpNum = peer.qp.qpn();
@@ -150,19 +141,7 @@ final class Pair {
         attr.rnrRetry = 7;
         attr.sqPsn = sqPsn;
         tweak.accept(attr);
-        int rtrMask = switch (type) {
-            case RC -> QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN | QpAttrMask.RQ_PSN
-                    | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER;
-            case UC -> QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN | QpAttrMask.RQ_PSN;
-            case UD -> QpAttrMask.STATE;
-        };
-        s.nic.modifyQp(s.qp, attr, rtrMask);
-        attr.qpState = QpState.RTS;
-        int rtsMask = type == QpType.RC
-                ? QpAttrMask.STATE | QpAttrMask.SQ_PSN | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY
-                | QpAttrMask.MAX_QP_RD_ATOMIC
-                : QpAttrMask.STATE | QpAttrMask.SQ_PSN;
-        s.nic.modifyQp(s.qp, attr, rtsMask);
+        s.nic.modifyToRts(s.qp, attr);
     }
 
     long run() {

@@ -19,9 +19,7 @@ import org.softrnic.nic.qp.AddressVector;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpAttrMask;
 import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpState;
 import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.RecvWr;
@@ -169,25 +167,16 @@ public final class PerfRun {
 
     private static void connect(Nic nic, QueuePair qp, Gid peer, int peerQpn, Mtu mtu) {
         QpAttr a = new QpAttr();
-        a.qpState = QpState.INIT;
         a.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_ANY;
-        nic.modifyQp(qp, a, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
-        a.qpState = QpState.RTR;
         a.ahAttr = AddressVector.to(peer);
         a.pathMtu = mtu;
         a.destQpNum = peerQpn;
-        a.rqPsn = 0;
         a.maxDestRdAtomic = 16;
         a.minRnrTimer = 12;
-        nic.modifyQp(qp, a, QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN
-                | QpAttrMask.RQ_PSN | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER);
-        a.qpState = QpState.RTS;
-        a.sqPsn = 0;
         a.timeout = 10;
         a.retryCnt = 7;
         a.rnrRetry = 7;
         a.maxRdAtomic = 16;
-        nic.modifyQp(qp, a, QpAttrMask.STATE | QpAttrMask.SQ_PSN | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT
-                | QpAttrMask.RNR_RETRY | QpAttrMask.MAX_QP_RD_ATOMIC);
+        nic.modifyToRts(qp, a);
     }
 }

@@ -24,9 +24,7 @@ import org.softrnic.nic.qp.AddressVector;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpAttrMask;
 import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpState;
 import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.RecvWr;
@@ -99,24 +97,17 @@ public class EngineBenchmark {
 
     private static void connect(Nic nic, QueuePair qp, String peer, int peerQpn) {
         QpAttr x = new QpAttr();
-        x.qpState = QpState.INIT;
         x.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_ANY;
-        nic.modifyQp(qp, x, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
-        x.qpState = QpState.RTR;
         x.ahAttr = AddressVector.to(Gid.parse(peer));
         x.pathMtu = Mtu.MTU_4096;
         x.destQpNum = peerQpn;
         x.maxDestRdAtomic = 16;
         x.minRnrTimer = 12;
-        nic.modifyQp(qp, x, QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN
-                | QpAttrMask.RQ_PSN | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER);
-        x.qpState = QpState.RTS;
         x.timeout = 14;
         x.retryCnt = 7;
         x.rnrRetry = 7;
         x.maxRdAtomic = 16;
-        nic.modifyQp(qp, x, QpAttrMask.STATE | QpAttrMask.SQ_PSN | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT
-                | QpAttrMask.RNR_RETRY | QpAttrMask.MAX_QP_RD_ATOMIC);
+        nic.modifyToRts(qp, x);
     }
 
     /** 32 unsignaled 64-byte SENDs: 64 packets through both engines, 32 receive completions. */

@@ -59,7 +59,7 @@ public final class Nic {
         this.config = config;
         this.clock = clock;
         this.keys = new KeyTable(config.seed());
-        this.engine = new Engine(counters, clock, keys, sink, config.gids(), config.rocePort(), this::event);
+        this.engine = new Engine(counters, clock, keys, sink, config.gids(), config.rocePort(), config.link(), this::event);
     }
 
     private void event(AsyncEvent e) {

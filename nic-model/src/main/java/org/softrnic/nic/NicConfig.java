@@ -12,11 +12,18 @@ import org.softrnic.wire.frame.Udp;
  * @param activeMtu the port's active MTU, which UD uses and ibv_query_port reports
  * @param rocePort  UDP destination port for RoCEv2, 4791 unless several soft RNICs share one host
  * @param seed      makes key and QPN choices, and so a whole simulated run, reproducible
+ * @param link      what the link does to the headers the ICRC covers
  */
-public record NicConfig(String name, List<Gid> gids, Mtu activeMtu, int rocePort, long seed, DeviceAttributes attributes) {
+public record NicConfig(String name, List<Gid> gids, Mtu activeMtu, int rocePort, long seed, DeviceAttributes attributes,
+                        LinkProfile link) {
     public NicConfig {
         if (gids == null || gids.isEmpty()) throw new IllegalArgumentException("a port needs at least one GID");
         gids = List.copyOf(gids);
+        if (link == null) link = LinkProfile.FRAMES;
+    }
+
+    public NicConfig(String name, List<Gid> gids, Mtu activeMtu, int rocePort, long seed, DeviceAttributes attributes) {
+        this(name, gids, activeMtu, rocePort, seed, attributes, LinkProfile.FRAMES);
     }
 
     public static NicConfig of(String name, Gid gid, long seed) {
@@ -24,6 +31,10 @@ public record NicConfig(String name, List<Gid> gids, Mtu activeMtu, int rocePort
     }
 
     public NicConfig withMtu(Mtu mtu) {
-        return new NicConfig(name, gids, mtu, rocePort, seed, attributes);
+        return new NicConfig(name, gids, mtu, rocePort, seed, attributes, link);
+    }
+
+    public NicConfig withLink(LinkProfile profile) {
+        return new NicConfig(name, gids, activeMtu, rocePort, seed, attributes, profile);
     }
 }

@@ -1,0 +1,21 @@
+package org.softrnic.nic;
+
+/**
+ * What the link below the device does to the IP and UDP headers, which the ICRC covers.
+ *
+ * @param ipIdZero           the link sends with IP identification 0 (an unconnected kernel UDP socket
+ *                           with IP_DONTFRAGMENT does), so the ICRC must be computed with 0
+ * @param udpSourcePort      the link sends from this UDP port whatever the QP (a kernel socket does), or -1
+ *                           to use each QP's own source port as rxe does
+ * @param acceptUnverifiable the link cannot show the real IP header (a UDP socket hides it), so a packet
+ *                           whose ICRC does not match the reconstructed header is still accepted, and counted
+ */
+public record LinkProfile(boolean ipIdZero, int udpSourcePort, boolean acceptUnverifiable) {
+    /** The device owns the whole frame (frame port, simulation): headers as rxe makes them, ICRC checked exactly. */
+    public static final LinkProfile FRAMES = new LinkProfile(false, -1, false);
+
+    /** A kernel UDP socket bound to {@code port}. */
+    public static LinkProfile udpSocket(int port) {
+        return new LinkProfile(true, port, true);
+    }
+}

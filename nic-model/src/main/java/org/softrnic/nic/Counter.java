@@ -19,6 +19,7 @@ public enum Counter {
     LINK_DOWNED("link_downed"),
     RDMA_SENDS("rdma_sends"),
     RDMA_RECVS("rdma_recvs"),
+    RCVD_ICRC_VERIFIED("rcvd_icrc_verified"),
     RCVD_ICRC_UNVERIFIED("rcvd_icrc_unverified"),
     DROP_MALFORMED("drop_malformed"),
     DROP_BAD_ICRC("drop_bad_icrc"),

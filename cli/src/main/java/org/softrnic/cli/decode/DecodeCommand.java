@@ -45,11 +45,15 @@ public final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--strict", description = "exit 1 if any RoCEv2 frame fails to decode or verify")
     boolean strict;
 
+    @Option(names = "--check-udp-checksum",
+            description = "also verify non-zero UDP checksums (off by default, as in Wireshark: captures on a sending host hold unfinished offloaded checksums)")
+    boolean checkUdpChecksum;
+
     @Override
     public Integer call() {
         if (port < 1 || port > 65535) throw new UserError("--udp-port must be 1..65535, got " + port);
         PrintWriter out = spec.commandLine().getOut();
-        CaptureDecoder decoder = new CaptureDecoder(new FrameCodec(port));
+        CaptureDecoder decoder = new CaptureDecoder(new FrameCodec(port, checkUdpChecksum));
         JsonFrameWriter jsonOut = new JsonFrameWriter(out);
         TextFrameWriter textOut = new TextFrameWriter(out, explain);
         int bad = 0;

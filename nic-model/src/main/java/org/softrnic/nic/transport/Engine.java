@@ -207,6 +207,7 @@ public final class Engine {
         }
         if (e == null) {
             e = view.verifyIcrc();
+            if (e == null) counters.inc(Counter.RCVD_ICRC_VERIFIED);
             if (e == ParseError.ICRC_MISMATCH && link.acceptUnverifiable()) {
                 counters.inc(Counter.RCVD_ICRC_UNVERIFIED); // the real IP header is not known on this link
                 e = null;

@@ -16,7 +16,12 @@ public final class FrameCodec {
     }
 
     public FrameCodec(int rocePort) {
-        this.view = new FrameView(rocePort);
+        this(rocePort, true);
+    }
+
+    /** @param checkUdpChecksum see {@link FrameView#FrameView(int, boolean)} */
+    public FrameCodec(int rocePort, boolean checkUdpChecksum) {
+        this.view = new FrameView(rocePort, checkUdpChecksum);
     }
 
     /** Encodes the frame, deriving IP and UDP lengths, the IPv4 checksum, a non-zero UDP checksum, and the ICRC. */

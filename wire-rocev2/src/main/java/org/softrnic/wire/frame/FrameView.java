@@ -20,6 +20,7 @@ public final class FrameView {
     public final RocePacketView roce = new RocePacketView();
     private final Icrc icrc = new Icrc();
     private final int rocePort;
+    private final boolean checkUdpChecksum;
 
     private PacketBuffer buf;
     private int frameOffset;
@@ -39,7 +40,16 @@ public final class FrameView {
 
     /** @param rocePort the UDP destination port that marks RoCEv2 traffic (4791 unless configured) */
     public FrameView(int rocePort) {
+        this(rocePort, true);
+    }
+
+    /**
+     * @param checkUdpChecksum verify a non-zero UDP checksum; off for captures taken on a sending host,
+     *                         where checksum offload leaves it unfinished (as Wireshark assumes by default)
+     */
+    public FrameView(int rocePort, boolean checkUdpChecksum) {
         this.rocePort = rocePort;
+        this.checkUdpChecksum = checkUdpChecksum;
     }
 
     private void reset(PacketBuffer b, int off, int len) {
@@ -114,7 +124,7 @@ public final class FrameView {
         if (Checksum.fold(sum) != 0xffff) return ParseError.BAD_IP_CHECKSUM;
         int udpLength = (int) (u >>> 16) & 0xffff;
         if (udpLength != total - ihl) return ParseError.BAD_UDP_LENGTH;
-        if ((u & 0xffff) != 0 && !udpChecksumOk(udpLength)) return ParseError.BAD_UDP_CHECKSUM;
+        if (checkUdpChecksum && (u & 0xffff) != 0 && !udpChecksumOk(udpLength)) return ParseError.BAD_UDP_CHECKSUM;
         return roce(udpLength);
     }
 
@@ -133,7 +143,7 @@ public final class FrameView {
         if (payload < Udp.LENGTH || Ipv6.LENGTH + payload > len) return ParseError.BAD_IP_LENGTH;
         ipEnd = off + Ipv6.LENGTH + payload;
         if (((int) (u >>> 16) & 0xffff) != payload) return ParseError.BAD_UDP_LENGTH;
-        if ((u & 0xffff) != 0 && !udpChecksumOk(payload)) return ParseError.BAD_UDP_CHECKSUM;
+        if (checkUdpChecksum && (u & 0xffff) != 0 && !udpChecksumOk(payload)) return ParseError.BAD_UDP_CHECKSUM;
         return roce(payload);
     }
 

@@ -1,0 +1,74 @@
+package org.softrnic.emulator.link;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.softrnic.nic.DeviceAttributes;
+import org.softrnic.nic.LinkProfile;
+import org.softrnic.nic.Nic;
+import org.softrnic.nic.NicConfig;
+import org.softrnic.nic.cq.CompletionQueue;
+import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.nic.mem.Access;
+import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.qp.AddressVector;
+import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.qp.Mtu;
+import org.softrnic.nic.qp.QpAttr;
+import org.softrnic.nic.qp.QpCaps;
+import org.softrnic.nic.qp.QpType;
+import org.softrnic.nic.qp.QueuePair;
+
+/** Two soft RNICs on loopback addresses joined by kernel UDP sockets, driven on the calling thread. */
+public final class UdpPair {
+    private UdpPair() {}
+
+    public record Side(Nic nic, UdpLink link, MemoryRegion mr, CompletionQueue cq, QueuePair qp) {}
+
+    public static Side side(String ip, int port) throws Exception {
+        UdpLink link = UdpLink.open((Inet4Address) InetAddress.getByName(ip), port);
+        NicConfig cfg = new NicConfig("soft-" + ip, List.of(Gid.parse(ip)), Mtu.MTU_1024, port, 1,
+                DeviceAttributes.rxeDefaults(), LinkProfile.udpSocket(port));
+        Nic nic = new Nic(cfg, System::nanoTime, link);
+        var pd = nic.allocPd();
+        MemorySegment mem = Arena.ofAuto().allocate(1 << 20, 8);
+        MemoryRegion mr = nic.regMr(pd, mem, Access.LOCAL_WRITE | Access.REMOTE_ANY);
+        CompletionQueue cq = nic.createCq(256);
+        QueuePair qp = nic.createQp(pd, QpType.RC, cq, cq, null, QpCaps.of(64, 64), false);
+        return new Side(nic, link, mr, cq, qp);
+    }
+
+    public static void connect(Side s, String peer, int peerQpn) {
+        QpAttr a = new QpAttr();
+        a.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_ANY;
+        a.ahAttr = AddressVector.to(Gid.parse(peer));
+        a.pathMtu = Mtu.MTU_1024;
+        a.destQpNum = peerQpn;
+        a.maxDestRdAtomic = 4;
+        a.minRnrTimer = 1;
+        a.timeout = 14;
+        a.retryCnt = 7;
+        a.rnrRetry = 7;
+        a.maxRdAtomic = 4;
+        s.nic().modifyToRts(s.qp(), a);
+    }
+
+    /** Moves packets and timers on one thread until {@code wanted} completions reached A's CQ. */
+    public static List<WorkCompletion> pump(Side a, Side b, int wanted) {
+        List<WorkCompletion> got = new ArrayList<>();
+        WorkCompletion[] wcs = {new WorkCompletion(), new WorkCompletion(), new WorkCompletion(), new WorkCompletion()};
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (got.size() < wanted && System.nanoTime() < deadline) {
+            boolean moved = a.link().poll(a.nic()) | b.link().poll(b.nic());
+            for (Side s : new Side[] {a, b}) if (s.nic().nextDeadline() <= System.nanoTime()) s.nic().runTimers();
+            int n = a.cq().poll(wcs);
+            for (int i = 0; i < n; i++) got.add(new WorkCompletion().copyFrom(wcs[i]));
+            if (!moved && n == 0) Thread.onSpinWait();
+        }
+        return got;
+    }
+
+}

@@ -35,9 +35,23 @@ class PerfCommandTest {
     }
 
     @Test
+    void udpLinkCarriesTheRunOverKernelSocketsAndReportsCounters() {
+        DecodeCommandTest.Result r = DecodeCommandTest.run("perf", "send", "--link", "udp:127.0.0.1:24791", "--size", "2000",
+                "--iters", "300", "--mtu", "1024", "--verify", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode o = JsonMapper.builder().build().readTree(r.out());
+        assertTrue(o.get("verified").asBoolean(), r.out());
+        assertTrue(o.get("link").asString().startsWith("udp"), r.out());
+        // 300 sends of 2000 B at MTU 1024 are two packets each; the server verified the ICRC of every one.
+        JsonNode server = o.get("server_counters");
+        assertTrue(server.get("rcvd_pkts").asLong() >= 600, r.out());
+        assertEquals(server.get("rcvd_pkts").asLong(), server.get("rcvd_icrc_verified").asLong(), r.out());
+    }
+
+    @Test
     void badArgumentsAreOneLineAndExitTwo() {
         for (String[] args : new String[][] {{"perf", "frob"}, {"perf", "write", "--mtu", "1500"},
-                {"perf", "write", "--loss", "2"}, {"perf", "write", "--link", "udp"}, {"perf", "write", "--iters", "x"}}) {
+                {"perf", "write", "--loss", "2"}, {"perf", "write", "--link", "tap:x"}, {"perf", "write", "--iters", "x"}}) {
             DecodeCommandTest.Result r = DecodeCommandTest.run(args);
             assertEquals(2, r.code(), String.join(" ", args));
             assertEquals(1, r.err().lines().count(), r.err());

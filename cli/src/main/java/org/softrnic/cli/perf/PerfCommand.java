@@ -21,7 +21,8 @@ import picocli.CommandLine.Model.CommandSpec;
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic perf write --size 65536 --iters 2000",
                 "  softrnic perf read --qps 4 --mtu 4096 --verify",
-                "  softrnic perf send --loss 0.05 --seed 7 --verify --json"})
+                "  softrnic perf send --loss 0.05 --seed 7 --verify --json",
+                "  softrnic perf write --link udp:127.0.0.1:14791 --size 65536"})
 public final class PerfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -30,7 +31,8 @@ public final class PerfCommand implements Callable<Integer> {
     String op;
 
     @Option(names = "--link", paramLabel = "SPEC", defaultValue = "inproc",
-            description = "inproc (default): both devices in this process, one thread, faults in virtual time")
+            description = "inproc (default): both devices in this process, one thread, faults in virtual time;"
+                    + " udp[:ADDR[:PORT]]: kernel UDP sockets on loopback ADDR and the next address (127.0.0.1, port 4791)")
     String link;
 
     @Option(names = "--size", paramLabel = "B", defaultValue = "65536", description = "message size in bytes (default: ${DEFAULT-VALUE})")
@@ -68,16 +70,14 @@ public final class PerfCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("OP must be write, read, send or atomic, not '" + op + "'");
         }
-        if (!link.equals("inproc")) {
-            throw new UserError("--link " + link + ": only 'inproc' is available so far; the UDP and frame links are not built yet");
-        }
         PerfOptions o;
+        PerfResult r;
         try {
-            o = new PerfOptions(operation, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth);
+            o = new PerfOptions(operation, link, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth);
+            r = PerfRun.run(o);
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        PerfResult r = PerfRun.run(o);
         PrintWriter out = spec.commandLine().getOut();
         if (json) out.println(ConfigFiles.toJson(r).replaceAll("\\s*\\n\\s*", " "));
         else table(out, o, r);
@@ -95,7 +95,7 @@ public final class PerfCommand implements Callable<Integer> {
     private static void table(PrintWriter out, PerfOptions o, PerfResult r) {
         out.println(RULE);
         out.printf("%40s%n", r.op().title + " BW Test");
-        out.printf(" Link            : inproc (two soft RNICs, one thread, faults in virtual time)%n");
+        out.printf(" Link            : %s%n", r.link());
         out.printf(" Number of qps   : %-12d Transport type : RoCEv2 RC%n", r.qps());
         out.printf(" Mtu             : %-12s Tx depth       : %d%n", r.mtu() + "[B]", o.txDepth());
         out.printf(" Loss            : %-12.4f Seed           : %d%n", o.loss(), o.seed());

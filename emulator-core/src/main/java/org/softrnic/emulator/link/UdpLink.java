@@ -32,6 +32,7 @@ public final class UdpLink implements PacketSink, AutoCloseable {
     /** Room for the headers the receive side rebuilds: headroom, IPv4 and UDP. */
     static final int RX_HEADROOM = 16;
     private static final int IP_UDP = 20 + 8;
+    static final int SOCKET_BUFFER = 4 << 20;
 
     private final DatagramChannel channel;
     private final Inet4Address localAddress;
@@ -39,6 +40,7 @@ public final class UdpLink implements PacketSink, AutoCloseable {
     private final PacketBuffer rx = PacketBuffer.allocate(Arena.ofAuto(), 65536);
     private final Map<Long, InetSocketAddress> destinations = new HashMap<>();
     private long sent;
+    private long sendDropped;
     private long received;
 
     private UdpLink(DatagramChannel channel, Inet4Address localAddress, int localPort) {
@@ -52,6 +54,9 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
         try {
             ch.setOption(ExtendedSocketOptions.IP_DONTFRAGMENT, true);
+            // a QP's window of 128 packets arrives as one burst; the kernel caps these at net.core.[rw]mem_max
+            ch.setOption(java.net.StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
+            ch.setOption(java.net.StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
             ch.bind(new InetSocketAddress(address, port));
             ch.configureBlocking(false);
         } catch (IOException | RuntimeException e) {
@@ -73,6 +78,11 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         return received;
     }
 
+    /** Datagrams the kernel refused because the socket's send buffer was full. */
+    public long sendDropped() {
+        return sendDropped;
+    }
+
     /** Sends the UDP payload (BTH through ICRC) of the device's IPv4 packet to its destination address and port. */
     @Override
     public void transmit(PacketBuffer buffer, int offset, int length) {
@@ -86,8 +96,11 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         int oldPosition = bb.position();
         bb.limit(offset + length).position(offset + ihl + 8);
         try {
-            channel.send(bb, to);
-            sent++;
+            if (channel.send(bb, to) == 0) {
+                sendDropped++; // the socket's send buffer is full: the datagram is lost, as on a congested link
+            } else {
+                sent++;
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("UDP send to " + to + " failed", e);
         } finally {

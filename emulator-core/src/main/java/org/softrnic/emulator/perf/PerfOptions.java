@@ -3,12 +3,13 @@ package org.softrnic.emulator.perf;
 import org.softrnic.nic.qp.Mtu;
 
 /**
- * What to measure. {@code txDepth} is how many work requests each QP keeps outstanding (perftest's -t,
+ * What to measure, over which link ({@code inproc} or {@code udp[:ADDR[:PORT]]}). {@code txDepth} is how many work requests each QP keeps outstanding (perftest's -t,
  * 128 by default).
  */
-public record PerfOptions(PerfOp op, int size, int iters, int qps, Mtu mtu, double loss, long seed, boolean verify,
-                          int txDepth) {
+public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, Mtu mtu, double loss, long seed,
+                          boolean verify, int txDepth) {
     public PerfOptions {
+        if (link == null) link = "inproc";
         if (op == PerfOp.ATOMIC) size = 8;
         if (size < 0 || size > (1 << 30)) throw new IllegalArgumentException("--size must be 0..1 GiB, not " + size);
         if (iters < 1) throw new IllegalArgumentException("--iters must be at least 1, not " + iters);

@@ -7,4 +7,5 @@ package org.softrnic.emulator.perf;
  */
 public record PerfResult(PerfOp op, int size, long iterations, int qps, int mtu, String link, double seconds,
                          double bwPeakMBps, double bwAverageMBps, double msgRateMpps, long packets,
-                         long retransmissions, long dropped, Boolean verified, String error) {}
+                         long retransmissions, long dropped, Boolean verified, String error,
+                         java.util.Map<String, Long> clientCounters, java.util.Map<String, Long> serverCounters) {}

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.softrnic.nic.Counter;
 import org.softrnic.nic.Nic;
-import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.cq.WcStatus;
 import org.softrnic.nic.cq.WorkCompletion;
@@ -25,8 +24,6 @@ import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.RecvWr;
 import org.softrnic.nic.qp.SendFlags;
 import org.softrnic.nic.qp.SendWr;
-import org.softrnic.nic.sim.LinkFaults;
-import org.softrnic.nic.sim.SimFabric;
 
 /**
  * `softrnic perf` on the in-process fabric: a client and a server soft RNIC on one thread, the link's
@@ -34,8 +31,6 @@ import org.softrnic.nic.sim.SimFabric;
  * Each QP keeps {@code txDepth} work requests outstanding, as perftest does.
  */
 public final class PerfRun {
-    static final Gid CLIENT = Gid.parse("192.0.2.1");
-    static final Gid SERVER = Gid.parse("192.0.2.2");
     private static final ValueLayout.OfLong HOST = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private PerfRun() {}
@@ -51,11 +46,40 @@ public final class PerfRun {
         long receivesPosted;
     }
 
+    /** Parses --link: inproc, udp (127.0.0.1 and 127.0.0.2, port 4791) or udp:127.x.y.z[:PORT]. */
+    static PerfLink link(String spec, double loss, long seed) {
+        if (spec.equals("inproc")) return new SimPerfLink(loss, seed);
+        if (!spec.equals("udp") && !spec.startsWith("udp:")) {
+            throw new IllegalArgumentException("--link " + spec + ": perf runs over inproc or udp[:ADDR[:PORT]]; the frame"
+                    + " port links are not built yet");
+        }
+        if (loss > 0) throw new IllegalArgumentException("--loss injects faults on the in-process fabric only");
+        String rest = spec.length() > 4 ? spec.substring(4) : "127.0.0.1";
+        String[] parts = rest.split(":");
+        int port = org.softrnic.wire.frame.Udp.ROCE_PORT;
+        try {
+            if (parts.length > 2) throw new IllegalArgumentException("udp:ADDR[:PORT] takes an IPv4 address");
+            if (parts.length == 2) port = Integer.parseInt(parts[1]);
+            if (port < 1 || port > 65535) throw new NumberFormatException();
+            java.net.InetAddress a = java.net.InetAddress.getByName(parts[0]);
+            if (!(a instanceof java.net.Inet4Address v4)) throw new IllegalArgumentException("--link " + spec + ": IPv4 only so far");
+            return new UdpPerfLink(v4, port, seed);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--link " + spec + ": the port must be 1..65535");
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("--link " + spec + ": '" + parts[0] + "' is not an address");
+        }
+    }
+
     public static PerfResult run(PerfOptions o) {
-        SimFabric fabric = new SimFabric(o.seed());
-        if (o.loss() > 0) fabric.faults(LinkFaults.lossy(o.loss()));
-        Nic client = fabric.add(NicConfig.of("soft0", CLIENT, o.seed()).withMtu(Mtu.MTU_4096));
-        Nic server = fabric.add(NicConfig.of("soft1", SERVER, o.seed() + 1).withMtu(Mtu.MTU_4096));
+        try (PerfLink link = link(o.link(), o.loss(), o.seed())) {
+            return run(o, link);
+        }
+    }
+
+    private static PerfResult run(PerfOptions o, PerfLink link) {
+        Nic client = link.client();
+        Nic server = link.server();
         ProtectionDomain cpd = client.allocPd();
         ProtectionDomain spd = server.allocPd();
         int depth = o.txDepth();
@@ -71,8 +95,8 @@ public final class PerfRun {
             QpCaps caps = new QpCaps(depth, depth, 1, 1, 0);
             f.client = client.createQp(cpd, QpType.RC, ccq, ccq, null, caps, false);
             f.server = server.createQp(spd, QpType.RC, scq, scq, null, caps, false);
-            connect(client, f.client, SERVER, f.server.qpn(), o.mtu());
-            connect(server, f.server, CLIENT, f.client.qpn(), o.mtu());
+            connect(client, f.client, server.gids().getFirst(), f.server.qpn(), o.mtu());
+            connect(server, f.server, client.gids().getFirst(), f.client.qpn(), o.mtu());
             fillPattern(o.op() == PerfOp.READ ? f.serverMr.segment() : f.clientMr.segment(), o.seed() + i);
             flows.add(f);
         }
@@ -103,8 +127,9 @@ public final class PerfRun {
                     f.posted++;
                 }
             }
-            fabric.runUntilIdle();
+            link.progress(ccq);
             int n;
+            long before = done;
             while ((n = ccq.poll(wcs)) > 0) {
                 for (int i = 0; i < n; i++) {
                     if (wcs[i].status != WcStatus.SUCCESS) {
@@ -118,6 +143,7 @@ public final class PerfRun {
             while (scq.poll(wcs) > 0) {
                 // receive completions; the receive buffers are re-posted above
             }
+            if (done == before && error == null) error = "no progress: the link stalled";
             long now = System.nanoTime();
             if (done - batchDone >= Math.max(1, total / 20) && now > batchStart) {
                 peak = Math.max(peak, (done - batchDone) * (double) o.size() / ((now - batchStart) / 1e9) / 1e6);
@@ -129,9 +155,9 @@ public final class PerfRun {
         double avg = done * (double) o.size() / seconds / 1e6;
         Boolean verified = o.verify() && error == null ? verify(o, flows) : null;
         long retrans = client.counters().get(Counter.COMPLETER_RETRY_ERR);
-        long dropped = fabric.droppedCount();
-        return new PerfResult(o.op(), o.size(), done, o.qps(), o.mtu().bytes, "inproc", seconds, Math.max(peak, avg), avg,
-                done / seconds / 1e6, fabric.packetCount(), retrans, dropped, verified, error);
+        return new PerfResult(o.op(), o.size(), done, o.qps(), o.mtu().bytes, link.describe(), seconds,
+                Math.max(peak, avg), avg, done / seconds / 1e6, link.packets(), retrans, link.dropped(), verified, error,
+                client.counters().snapshot(), server.counters().snapshot());
     }
 
     private static void prepare(SendWr wr, PerfOptions o, Flow f, long n) {
@@ -173,7 +199,7 @@ public final class PerfRun {
         a.destQpNum = peerQpn;
         a.maxDestRdAtomic = 16;
         a.minRnrTimer = 12;
-        a.timeout = 10;
+        a.timeout = 14; // 67 ms, perftest's default: a cold JIT on the wall clock needs the room
         a.retryCnt = 7;
         a.rnrRetry = 7;
         a.maxRdAtomic = 16;

@@ -11,7 +11,7 @@ import org.softrnic.nic.qp.Mtu;
 /** `softrnic perf` on the in-process fabric: every operation verifies, loss is survived, seeds replay. */
 class PerfRunTest {
     static PerfOptions opts(PerfOp op, int size, double loss, long seed) {
-        return new PerfOptions(op, size, 200, 2, Mtu.MTU_1024, loss, seed, true, 32);
+        return new PerfOptions(op, "inproc", size, 200, 2, Mtu.MTU_1024, loss, seed, true, 32);
     }
 
     @Test
@@ -39,9 +39,31 @@ class PerfRunTest {
     }
 
     @Test
+    void everyOperationVerifiesOverUdpLoopback() {
+        int port = 20000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(20000);
+        for (PerfOp op : PerfOp.values()) {
+            PerfResult r = PerfRun.run(new PerfOptions(op, "udp:127.0.0.1:" + port, 5000, 200, 2, Mtu.MTU_1024, 0, 1,
+                    true, 32));
+            assertNull(r.error(), op + ": " + r.error());
+            assertEquals(Boolean.TRUE, r.verified(), op + " over UDP");
+            assertTrue(r.link().startsWith("udp 127.0.0.1 <-> 127.0.0.2"), r.link());
+        }
+    }
+
+    @Test
+    void badLinksAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> PerfRun.run(new PerfOptions(PerfOp.WRITE, "udp:192.0.2.1", 10,
+                1, 1, Mtu.MTU_1024, 0, 1, false, 8)));
+        assertThrows(IllegalArgumentException.class, () -> PerfRun.run(new PerfOptions(PerfOp.WRITE, "udp", 10,
+                1, 1, Mtu.MTU_1024, 0.1, 1, false, 8)));
+        assertThrows(IllegalArgumentException.class, () -> PerfRun.run(new PerfOptions(PerfOp.WRITE, "tap:x", 10,
+                1, 1, Mtu.MTU_1024, 0, 1, false, 8)));
+    }
+
+    @Test
     void badOptionsAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> opts(PerfOp.WRITE, -1, 0, 1));
         assertThrows(IllegalArgumentException.class, () -> opts(PerfOp.WRITE, 10, 1.0, 1));
-        assertThrows(IllegalArgumentException.class, () -> new PerfOptions(PerfOp.SEND, 10, 0, 1, Mtu.MTU_1024, 0, 1, false, 8));
+        assertThrows(IllegalArgumentException.class, () -> new PerfOptions(PerfOp.SEND, "inproc", 10, 0, 1, Mtu.MTU_1024, 0, 1, false, 8));
     }
 }

@@ -2,15 +2,20 @@ package org.softrnic.nic.qp;
 
 import java.util.function.IntFunction;
 
-/** A fixed ring of preallocated slots: producers fill {@link #tail()} then {@link #push()}, consumers pop the head. */
+/**
+ * A fixed ring of reusable slots: producers fill {@link #tail()} then {@link #push()}, consumers pop the head.
+ * A slot's object is made the first time the ring reaches it, so an idle QP costs its slot array only, and a
+ * busy one allocates nothing once every slot it uses exists.
+ */
 public final class Ring<T> {
     private final Object[] slots;
+    private final IntFunction<T> factory;
     private int head;
     private int count;
 
     public Ring(int capacity, IntFunction<T> factory) {
         slots = new Object[Math.max(1, capacity)];
-        for (int i = 0; i < slots.length; i++) slots[i] = factory.apply(i);
+        this.factory = factory;
     }
 
     public int capacity() { return slots.length; }
@@ -21,7 +26,10 @@ public final class Ring<T> {
     /** The free slot the next push makes live; only valid when not full. */
     @SuppressWarnings("unchecked")
     public T tail() {
-        return (T) slots[(head + count) % slots.length];
+        int i = (head + count) % slots.length;
+        Object slot = slots[i];
+        if (slot == null) slots[i] = slot = factory.apply(i);
+        return (T) slot;
     }
 
     public void push() {
@@ -44,7 +52,8 @@ public final class Ring<T> {
     public void pop() {
         if (count == 0) throw new IllegalStateException("ring empty");
         head = (head + 1) % slots.length;
-        count--;
+        // An emptied ring starts over at slot 0, so a QP that keeps k requests outstanding touches k slots.
+        if (--count == 0) head = 0;
     }
 
     public void clear() {

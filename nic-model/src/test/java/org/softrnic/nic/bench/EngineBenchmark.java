@@ -20,10 +20,8 @@ import org.softrnic.nic.cq.WorkCompletion;
 import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.AddressVector;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.QpAttr;
 import org.softrnic.nic.qp.QpCaps;
 import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.QueuePair;
@@ -79,8 +77,8 @@ public class EngineBenchmark {
         cqb = b.createCq(4 * BATCH);
         qa = a.createQp(pda, QpType.RC, cqa, cqa, null, new QpCaps(2 * BATCH, 2 * BATCH, 1, 1, 0), false);
         qb = b.createQp(pdb, QpType.RC, cqb, cqb, null, new QpCaps(2 * BATCH, 2 * BATCH, 1, 1, 0), false);
-        connect(a, qa, "192.0.2.2", qb.qpn());
-        connect(b, qb, "192.0.2.1", qa.qpn());
+        Loopback.connect(a, qa, "192.0.2.2", qb.qpn());
+        Loopback.connect(b, qb, "192.0.2.1", qa.qpn());
         for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
         send.opcode = SendOpcode.SEND;
         send.numSge = 1;
@@ -93,21 +91,6 @@ public class EngineBenchmark {
         recv.numSge = 1;
         recv.sgList[0].set(mrb.iova(), 4096, mrb.lkey());
         for (int i = 0; i < 2 * BATCH; i++) b.postRecv(qb, recv);
-    }
-
-    private static void connect(Nic nic, QueuePair qp, String peer, int peerQpn) {
-        QpAttr x = new QpAttr();
-        x.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_ANY;
-        x.ahAttr = AddressVector.to(Gid.parse(peer));
-        x.pathMtu = Mtu.MTU_4096;
-        x.destQpNum = peerQpn;
-        x.maxDestRdAtomic = 16;
-        x.minRnrTimer = 12;
-        x.timeout = 14;
-        x.retryCnt = 7;
-        x.rnrRetry = 7;
-        x.maxRdAtomic = 16;
-        nic.modifyToRts(qp, x);
     }
 
     /** 32 unsignaled 64-byte SENDs: 64 packets through both engines, 32 receive completions. */

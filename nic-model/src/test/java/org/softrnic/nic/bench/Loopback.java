@@ -3,6 +3,12 @@ package org.softrnic.nic.bench;
 import java.lang.foreign.Arena;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.PacketSink;
+import org.softrnic.nic.mem.Access;
+import org.softrnic.nic.qp.AddressVector;
+import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.qp.Mtu;
+import org.softrnic.nic.qp.QpAttr;
+import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.wire.PacketBuffer;
 
 /**
@@ -66,5 +72,21 @@ final class Loopback {
             n++;
         }
         return n;
+    }
+
+    /** Takes an RC QP to RTS towards the peer at MTU 4096 with perftest's retry and RDMA-read settings. */
+    static void connect(Nic nic, QueuePair qp, String peer, int peerQpn) {
+        QpAttr x = new QpAttr();
+        x.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_ANY;
+        x.ahAttr = AddressVector.to(Gid.parse(peer));
+        x.pathMtu = Mtu.MTU_4096;
+        x.destQpNum = peerQpn;
+        x.maxDestRdAtomic = 16;
+        x.minRnrTimer = 12;
+        x.timeout = 14;
+        x.retryCnt = 7;
+        x.rnrRetry = 7;
+        x.maxRdAtomic = 16;
+        nic.modifyToRts(qp, x);
     }
 }

@@ -1,0 +1,110 @@
+package org.softrnic.nic.bench;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.lang.ref.Reference;
+import org.softrnic.nic.Nic;
+import org.softrnic.nic.NicConfig;
+import org.softrnic.nic.cq.CompletionQueue;
+import org.softrnic.nic.mem.Access;
+import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.mem.ProtectionDomain;
+import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.qp.Mtu;
+import org.softrnic.nic.qp.QpCaps;
+import org.softrnic.nic.qp.QpType;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.nic.qp.SendWr;
+import org.softrnic.nic.time.VirtualClock;
+
+/**
+ * How a soft RNIC scales with RC QPs: the heap a connected QP costs before and after it has carried
+ * traffic (both idle when measured), and the aggregate 4 KiB RDMA WRITE rate when the work is spread round-robin over 1, 100 and 10 000 QPs (one thread, no I/O). The QPs
+ * have perftest's default depth: 128 send and 128 receive WRs.
+ */
+public final class QpScale {
+    private static final int SIZE = 4096;
+    private static final QpCaps CAPS = new QpCaps(128, 128, 1, 1, 0);
+
+    public static void main(String[] args) {
+        double seconds = args.length > 0 && args[0].equals("--quick") ? 0.5 : 2.0;
+        System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin, one thread, no I/O:%n", SIZE);
+        System.out.printf("%8s %20s %20s %14s %14s %12s%n", "QPs", "heap/new QP [B]", "heap/used QP [B]", "messages/s",
+                "packets/s", "MB/s");
+        for (int n : new int[] {1, 100, 10_000}) run(n, seconds);
+    }
+
+    private static void run(int n, double seconds) {
+        Loopback link = new Loopback(1024);
+        VirtualClock clock = new VirtualClock();
+        Nic a = new Nic(NicConfig.of("a", Gid.parse("192.0.2.1"), 1).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(0));
+        Nic b = new Nic(NicConfig.of("b", Gid.parse("192.0.2.2"), 2).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(1));
+        link.a = a;
+        link.b = b;
+        ProtectionDomain pda = a.allocPd();
+        ProtectionDomain pdb = b.allocPd();
+        MemoryRegion mra = a.regMr(pda, Arena.ofAuto().allocate(SIZE, 8), Access.LOCAL_WRITE | Access.REMOTE_ANY);
+        MemorySegment target = Arena.ofAuto().allocate(SIZE, 8);
+        MemoryRegion mrb = b.regMr(pdb, target, Access.LOCAL_WRITE | Access.REMOTE_ANY);
+        CompletionQueue cqa = a.createCq(1024);
+        CompletionQueue cqb = b.createCq(1024);
+
+        long before = usedHeap();
+        QueuePair[] qa = new QueuePair[n];
+        QueuePair[] qb = new QueuePair[n];
+        for (int i = 0; i < n; i++) {
+            qa[i] = a.createQp(pda, QpType.RC, cqa, cqa, null, CAPS, false);
+            qb[i] = b.createQp(pdb, QpType.RC, cqb, cqb, null, CAPS, false);
+        }
+        for (int i = 0; i < n; i++) {
+            Loopback.connect(a, qa[i], "192.0.2.2", qb[i].qpn());
+            Loopback.connect(b, qb[i], "192.0.2.1", qa[i].qpn());
+        }
+        long perQp = (usedHeap() - before) / (2L * n);
+
+        SendWr write = new SendWr(1);
+        write.opcode = SendOpcode.RDMA_WRITE;
+        write.numSge = 1;
+        write.sgList[0].set(mra.iova(), SIZE, mra.lkey());
+        write.remoteAddr = mrb.iova();
+        write.rkey = mrb.rkey();
+        drive(a, qa, write, link, seconds / 2); // warm-up
+        long t0 = System.nanoTime();
+        long[] packets = drive(a, qa, write, link, seconds);
+        double s = (System.nanoTime() - t0) / 1e9;
+        long after = usedHeap();
+        System.out.printf("%8d %20s %20s %14.0f %14.0f %12.1f%n", n, heap(n, perQp), heap(n, (after - before) / (2L * n)),
+                packets[0] / s, packets[1] / s, packets[0] * (double) SIZE / s / 1e6);
+        Reference.reachabilityFence(a); // the devices hold the QPs being measured
+        Reference.reachabilityFence(b);
+    }
+
+    /** Posts one WRITE per QP in turn, pumping the link every 64 posts; returns {messages, packets}. */
+    private static long[] drive(Nic a, QueuePair[] qps, SendWr write, Loopback link, double seconds) {
+        long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        long messages = 0;
+        long packets = 0;
+        int q = 0;
+        while (System.nanoTime() < deadline) {
+            for (int k = 0; k < 64; k++) {
+                a.postSend(qps[q], write);
+                q = q + 1 == qps.length ? 0 : q + 1;
+            }
+            messages += 64;
+            packets += link.pump();
+        }
+        return new long[] {messages, packets};
+    }
+
+    /** One QP's share is lost in the GC's noise; the figure means something from 100 QPs on. */
+    private static String heap(int n, long perQp) {
+        return n < 100 ? "-" : Long.toString(perQp);
+    }
+
+    private static long usedHeap() {
+        for (int i = 0; i < 3; i++) System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+}

@@ -17,6 +17,7 @@ class PerfCommandTest {
         assertTrue(r.out().contains("#bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]"));
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith(" 4096       300 ")), r.out());
         assertTrue(r.out().contains("verified: every byte matches"));
+        assertEquals("", r.err(), "no progress bar when the output is not a terminal");
     }
 
     @Test

@@ -74,7 +74,7 @@ public final class PerfCommand implements Callable<Integer> {
         PerfResult r;
         try {
             o = new PerfOptions(operation, link, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth);
-            r = PerfRun.run(o);
+            r = PerfRun.run(o, ProgressBar.forTerminal(spec.commandLine().getErr()));
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }

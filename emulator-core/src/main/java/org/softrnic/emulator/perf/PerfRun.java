@@ -72,12 +72,20 @@ public final class PerfRun {
     }
 
     public static PerfResult run(PerfOptions o) {
+        return run(o, PerfProgress.NONE);
+    }
+
+    public static PerfResult run(PerfOptions o, PerfProgress progress) {
         try (PerfLink link = link(o.link(), o.loss(), o.seed())) {
-            return run(o, link);
+            return run(o, link, progress);
+        } finally {
+            progress.finish();
         }
     }
 
-    private static PerfResult run(PerfOptions o, PerfLink link) {
+    private static final long PROGRESS_EVERY_NANOS = 200_000_000L;
+
+    private static PerfResult run(PerfOptions o, PerfLink link, PerfProgress progress) {
         Nic client = link.client();
         Nic server = link.server();
         ProtectionDomain cpd = client.allocPd();
@@ -111,6 +119,7 @@ public final class PerfRun {
         long start = System.nanoTime();
         long batchStart = start;
         long batchDone = 0;
+        long lastProgress = start;
         while (done < total && error == null) {
             for (Flow f : flows) {
                 if (o.op() == PerfOp.SEND) {
@@ -145,6 +154,10 @@ public final class PerfRun {
             }
             if (done == before && error == null) error = "no progress: the link stalled";
             long now = System.nanoTime();
+            if (now - lastProgress >= PROGRESS_EVERY_NANOS) {
+                progress.update(done, total, now - start);
+                lastProgress = now;
+            }
             if (done - batchDone >= Math.max(1, total / 20) && now > batchStart) {
                 peak = Math.max(peak, (done - batchDone) * (double) o.size() / ((now - batchStart) / 1e9) / 1e6);
                 batchStart = now;

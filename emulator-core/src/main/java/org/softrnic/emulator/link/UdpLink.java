@@ -10,11 +10,10 @@ import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
-import java.util.HashMap;
-import java.util.Map;
 import jdk.net.ExtendedSocketOptions;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.PacketSink;
+import org.softrnic.nic.mem.IntMap;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.frame.Checksum;
@@ -35,18 +34,27 @@ public final class UdpLink implements PacketSink, AutoCloseable {
     static final int SOCKET_BUFFER = 4 << 20;
 
     private final DatagramChannel channel;
-    private final Inet4Address localAddress;
     private final int localPort;
     private final PacketBuffer rx = PacketBuffer.allocate(Arena.ofAuto(), 65536);
-    private final Map<Long, InetSocketAddress> destinations = new HashMap<>();
+    /** By destination IPv4 address; one peer port per address, as RoCEv2 has (a changed port replaces it). */
+    private final IntMap<InetSocketAddress> destinations = new IntMap<>();
+    private final int localIp;
+    /** The JDK hands back the same address object while the sender stays the same; its int form is kept. */
+    private InetAddress lastSource;
+    private int lastSourceIp;
     private long sent;
     private long sendDropped;
     private long received;
 
     private UdpLink(DatagramChannel channel, Inet4Address localAddress, int localPort) {
         this.channel = channel;
-        this.localAddress = localAddress;
         this.localPort = localPort;
+        this.localIp = ipv4(localAddress);
+    }
+
+    private static int ipv4(InetAddress a) {
+        byte[] b = a.getAddress();
+        return (b[0] & 0xff) << 24 | (b[1] & 0xff) << 16 | (b[2] & 0xff) << 8 | (b[3] & 0xff);
     }
 
     /** Binds an unconnected, non-blocking IPv4 UDP socket with IP_DONTFRAGMENT to {@code address:port}. */
@@ -90,7 +98,8 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         int ihl = (Be.u8(s, offset) & 0xf) * 4;
         int dst = Be.u32(s, offset + 16);
         int dport = Be.u16(s, offset + ihl + 2);
-        InetSocketAddress to = destinations.computeIfAbsent(((long) dst << 16) | dport, k -> address(dst, dport));
+        InetSocketAddress to = destinations.get(dst);
+        if (to == null || to.getPort() != dport) destinations.put(dst, to = address(dst, dport));
         ByteBuffer bb = buffer.buffer;
         int oldLimit = bb.limit();
         int oldPosition = bb.position();
@@ -135,17 +144,19 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         int len = bb.position() - at;
         InetSocketAddress src = (InetSocketAddress) from;
         if (!(src.getAddress() instanceof Inet4Address v4)) return true; // IPv6 is the frame port's business
-        writeHeaders(v4, src.getPort(), len);
+        if (v4 != lastSource) {
+            lastSource = v4;
+            lastSourceIp = ipv4(v4);
+        }
+        writeHeaders(lastSourceIp, src.getPort(), len);
         received++;
         nic.receive(rx, RX_HEADROOM, IP_UDP + len);
         return true;
     }
 
-    private void writeHeaders(Inet4Address src, int sport, int payload) {
+    private void writeHeaders(int srcIp, int sport, int payload) {
         var s = rx.segment;
         int ip = RX_HEADROOM;
-        byte[] a = src.getAddress();
-        byte[] l = localAddress.getAddress();
         Be.u8(s, ip, 0x45);
         Be.u8(s, ip + 1, 0);
         Be.u16(s, ip + 2, IP_UDP + payload);
@@ -154,8 +165,8 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         Be.u8(s, ip + 8, 64);
         Be.u8(s, ip + 9, 17);
         Be.u16(s, ip + 10, 0);
-        Be.u32(s, ip + 12, (a[0] & 0xff) << 24 | (a[1] & 0xff) << 16 | (a[2] & 0xff) << 8 | (a[3] & 0xff));
-        Be.u32(s, ip + 16, (l[0] & 0xff) << 24 | (l[1] & 0xff) << 16 | (l[2] & 0xff) << 8 | (l[3] & 0xff));
+        Be.u32(s, ip + 12, srcIp);
+        Be.u32(s, ip + 16, localIp);
         Be.u16(s, ip + 10, Checksum.finish(Checksum.add(0, s, ip, 20)));
         Be.u16(s, ip + 20, sport);
         Be.u16(s, ip + 22, localPort);

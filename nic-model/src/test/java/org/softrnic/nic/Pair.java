@@ -9,7 +9,6 @@ import org.softrnic.nic.cq.WorkCompletion;
 import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.AddressVector;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpAttr;
@@ -126,19 +125,10 @@ final class Pair {
 
     static void connect(Side s, Side peer, Gid peerGid, QpType type, Mtu mtu, int sqPsn, int rqPsn,
                         java.util.function.Consumer<QpAttr> tweak) {
-        QpAttr attr = new QpAttr();
-        attr.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_ANY;
+        QpAttr attr = QpAttr.rcConnect(peerGid, peer.qp.qpn(), mtu);
         attr.qkey = 0x11111111;
-        attr.ahAttr = AddressVector.to(peerGid);
-        attr.pathMtu = mtu;
-        attr.destQpNum = peer.qp.qpn();
         attr.rqPsn = rqPsn;
-        attr.maxDestRdAtomic = 16;
         attr.minRnrTimer = 1;
-        attr.maxRdAtomic = 16;
-        attr.timeout = 14;
-        attr.retryCnt = 7;
-        attr.rnrRetry = 7;
         attr.sqPsn = sqPsn;
         tweak.accept(attr);
         s.nic.modifyToRts(s.qp, attr);

@@ -14,7 +14,6 @@ import org.softrnic.nic.cq.WorkCompletion;
 import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.AddressVector;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpAttr;
@@ -205,17 +204,7 @@ public final class PerfRun {
     }
 
     private static void connect(Nic nic, QueuePair qp, Gid peer, int peerQpn, Mtu mtu) {
-        QpAttr a = new QpAttr();
-        a.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_ANY;
-        a.ahAttr = AddressVector.to(peer);
-        a.pathMtu = mtu;
-        a.destQpNum = peerQpn;
-        a.maxDestRdAtomic = 16;
-        a.minRnrTimer = 12;
-        a.timeout = 14; // 67 ms, perftest's default: a cold JIT on the wall clock needs the room
-        a.retryCnt = 7;
-        a.rnrRetry = 7;
-        a.maxRdAtomic = 16;
-        nic.modifyToRts(qp, a);
+        // timeout 14 (67 ms), perftest's default: a cold JIT on the wall clock needs the room
+        nic.modifyToRts(qp, QpAttr.rcConnect(peer, peerQpn, mtu));
     }
 }

@@ -14,7 +14,6 @@ import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.cq.WorkCompletion;
 import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.mem.MemoryRegion;
-import org.softrnic.nic.qp.AddressVector;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpAttr;
@@ -42,18 +41,7 @@ public final class UdpPair {
     }
 
     public static void connect(Side s, String peer, int peerQpn) {
-        QpAttr a = new QpAttr();
-        a.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_ANY;
-        a.ahAttr = AddressVector.to(Gid.parse(peer));
-        a.pathMtu = Mtu.MTU_1024;
-        a.destQpNum = peerQpn;
-        a.maxDestRdAtomic = 4;
-        a.minRnrTimer = 1;
-        a.timeout = 14;
-        a.retryCnt = 7;
-        a.rnrRetry = 7;
-        a.maxRdAtomic = 4;
-        s.nic().modifyToRts(s.qp(), a);
+        s.nic().modifyToRts(s.qp(), QpAttr.rcConnect(Gid.parse(peer), peerQpn, Mtu.MTU_1024));
     }
 
     /** Moves packets and timers on one thread until {@code wanted} completions reached A's CQ. */

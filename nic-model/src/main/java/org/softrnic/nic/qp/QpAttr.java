@@ -28,4 +28,24 @@ public final class QpAttr {
         this.qpState = s;
         return this;
     }
+
+    /**
+     * What perftest sets to connect an RC QP (for {@code Nic.modifyToRts}): local write and every remote
+     * access, 16 RDMA reads/atomics each way, min_rnr_timer 12 (0.64 ms), timeout 14 (67 ms), 7 retries and
+     * unlimited RNR retries. Callers adjust fields before use.
+     */
+    public static QpAttr rcConnect(Gid dgid, int destQpNum, Mtu pathMtu) {
+        QpAttr a = new QpAttr();
+        a.qpAccessFlags = org.softrnic.nic.mem.Access.LOCAL_WRITE | org.softrnic.nic.mem.Access.REMOTE_ANY;
+        a.ahAttr = AddressVector.to(dgid);
+        a.pathMtu = pathMtu;
+        a.destQpNum = destQpNum;
+        a.maxDestRdAtomic = 16;
+        a.maxRdAtomic = 16;
+        a.minRnrTimer = 12;
+        a.timeout = 14;
+        a.retryCnt = 7;
+        a.rnrRetry = 7;
+        return a;
+    }
 }

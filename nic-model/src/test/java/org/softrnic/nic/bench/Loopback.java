@@ -3,8 +3,6 @@ package org.softrnic.nic.bench;
 import java.lang.foreign.Arena;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.PacketSink;
-import org.softrnic.nic.mem.Access;
-import org.softrnic.nic.qp.AddressVector;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpAttr;
@@ -74,19 +72,8 @@ final class Loopback {
         return n;
     }
 
-    /** Takes an RC QP to RTS towards the peer at MTU 4096 with perftest's retry and RDMA-read settings. */
+    /** Takes an RC QP to RTS towards the peer at MTU 4096 with perftest's settings. */
     static void connect(Nic nic, QueuePair qp, String peer, int peerQpn) {
-        QpAttr x = new QpAttr();
-        x.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_ANY;
-        x.ahAttr = AddressVector.to(Gid.parse(peer));
-        x.pathMtu = Mtu.MTU_4096;
-        x.destQpNum = peerQpn;
-        x.maxDestRdAtomic = 16;
-        x.minRnrTimer = 12;
-        x.timeout = 14;
-        x.retryCnt = 7;
-        x.rnrRetry = 7;
-        x.maxRdAtomic = 16;
-        nic.modifyToRts(qp, x);
+        nic.modifyToRts(qp, QpAttr.rcConnect(Gid.parse(peer), peerQpn, Mtu.MTU_4096));
     }
 }

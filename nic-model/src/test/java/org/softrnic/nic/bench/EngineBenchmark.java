@@ -14,21 +14,17 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.softrnic.nic.Nic;
-import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.cq.WorkCompletion;
 import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.Gid;
-import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpCaps;
 import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.RecvWr;
 import org.softrnic.nic.qp.SendOpcode;
 import org.softrnic.nic.qp.SendWr;
-import org.softrnic.nic.time.VirtualClock;
 
 /**
  * Requester to responder to completer and back, on one thread with no I/O: one operation posts a batch
@@ -46,7 +42,7 @@ public class EngineBenchmark {
     /** Request plus ACK per message. */
     public static final int PACKETS_PER_OP = 2 * BATCH;
 
-    private final Loopback link = new Loopback(4 * BATCH);
+    private final Loopback link = Loopback.devices(4 * BATCH);
     private Nic a;
     private Nic b;
     private QueuePair qa;
@@ -62,11 +58,8 @@ public class EngineBenchmark {
 
     @Setup
     public void setup() {
-        VirtualClock clock = new VirtualClock();
-        a = new Nic(NicConfig.of("a", Gid.parse("192.0.2.1"), 1).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(0));
-        b = new Nic(NicConfig.of("b", Gid.parse("192.0.2.2"), 2).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(1));
-        link.a = a;
-        link.b = b;
+        a = link.a;
+        b = link.b;
         ProtectionDomain pda = a.allocPd();
         ProtectionDomain pdb = b.allocPd();
         MemorySegment ma = Arena.ofAuto().allocate(1 << 20, 8);

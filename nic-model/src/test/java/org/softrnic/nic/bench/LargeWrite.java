@@ -3,19 +3,14 @@ package org.softrnic.nic.bench;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.softrnic.nic.Nic;
-import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.Gid;
-import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpCaps;
 import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.SendOpcode;
 import org.softrnic.nic.qp.SendWr;
-import org.softrnic.nic.time.VirtualClock;
 
 /**
  * 1 MiB RDMA WRITEs at MTU 4096 through two soft RNICs on one thread, beside single-thread memcpy of the
@@ -52,12 +47,9 @@ public final class LargeWrite {
     }
 
     private static double writes(MemorySegment src, MemorySegment dst, double warmup, double seconds) {
-        Loopback link = new Loopback(1024);
-        VirtualClock clock = new VirtualClock();
-        Nic a = new Nic(NicConfig.of("a", Gid.parse("192.0.2.1"), 1).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(0));
-        Nic b = new Nic(NicConfig.of("b", Gid.parse("192.0.2.2"), 2).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(1));
-        link.a = a;
-        link.b = b;
+        Loopback link = Loopback.devices(1024);
+        Nic a = link.a;
+        Nic b = link.b;
         ProtectionDomain pda = a.allocPd();
         ProtectionDomain pdb = b.allocPd();
         MemoryRegion mra = a.regMr(pda, src, Access.LOCAL_WRITE | Access.REMOTE_ANY);
@@ -68,12 +60,7 @@ public final class LargeWrite {
         QueuePair qb = b.createQp(pdb, QpType.RC, cqb, cqb, null, new QpCaps(16, 16, 1, 1, 0), false);
         Loopback.connect(a, qa, "192.0.2.2", qb.qpn());
         Loopback.connect(b, qb, "192.0.2.1", qa.qpn());
-        SendWr write = new SendWr(1);
-        write.opcode = SendOpcode.RDMA_WRITE;
-        write.numSge = 1;
-        write.sgList[0].set(mra.iova(), SIZE, mra.lkey());
-        write.remoteAddr = mrb.iova();
-        write.rkey = mrb.rkey();
+        SendWr write = Loopback.write(mra, SIZE, mrb);
         run(a, qa, write, link, warmup);
         return run(a, qa, write, link, seconds);
     }

@@ -2,11 +2,16 @@ package org.softrnic.nic.bench;
 
 import java.lang.foreign.Arena;
 import org.softrnic.nic.Nic;
+import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.PacketSink;
+import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpAttr;
 import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.nic.qp.SendWr;
+import org.softrnic.nic.time.VirtualClock;
 import org.softrnic.wire.PacketBuffer;
 
 /**
@@ -70,6 +75,26 @@ final class Loopback {
             n++;
         }
         return n;
+    }
+
+    /** Two devices, a (192.0.2.1) and b (192.0.2.2), at MTU 4096 on one virtual clock, joined by a new loopback. */
+    static Loopback devices(int capacity) {
+        Loopback link = new Loopback(capacity);
+        VirtualClock clock = new VirtualClock();
+        link.a = new Nic(NicConfig.of("a", Gid.parse("192.0.2.1"), 1).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(0));
+        link.b = new Nic(NicConfig.of("b", Gid.parse("192.0.2.2"), 2).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(1));
+        return link;
+    }
+
+    /** An unsignaled RDMA WRITE of {@code length} bytes from the start of {@code src} to the start of {@code dst}. */
+    static SendWr write(MemoryRegion src, int length, MemoryRegion dst) {
+        SendWr w = new SendWr(1);
+        w.opcode = SendOpcode.RDMA_WRITE;
+        w.numSge = 1;
+        w.sgList[0].set(src.iova(), length, src.lkey());
+        w.remoteAddr = dst.iova();
+        w.rkey = dst.rkey();
+        return w;
     }
 
     /** Takes an RC QP to RTS towards the peer at MTU 4096 with perftest's settings. */

@@ -5,19 +5,14 @@ import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
 import org.softrnic.nic.Nic;
-import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.Gid;
-import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpCaps;
 import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.SendOpcode;
 import org.softrnic.nic.qp.SendWr;
-import org.softrnic.nic.time.VirtualClock;
 
 /**
  * How a soft RNIC scales with RC QPs: the heap a connected QP costs before and after it has carried
@@ -37,12 +32,9 @@ public final class QpScale {
     }
 
     private static void run(int n, double seconds) {
-        Loopback link = new Loopback(1024);
-        VirtualClock clock = new VirtualClock();
-        Nic a = new Nic(NicConfig.of("a", Gid.parse("192.0.2.1"), 1).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(0));
-        Nic b = new Nic(NicConfig.of("b", Gid.parse("192.0.2.2"), 2).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(1));
-        link.a = a;
-        link.b = b;
+        Loopback link = Loopback.devices(1024);
+        Nic a = link.a;
+        Nic b = link.b;
         ProtectionDomain pda = a.allocPd();
         ProtectionDomain pdb = b.allocPd();
         MemoryRegion mra = a.regMr(pda, Arena.ofAuto().allocate(SIZE, 8), Access.LOCAL_WRITE | Access.REMOTE_ANY);
@@ -64,12 +56,7 @@ public final class QpScale {
         }
         long perQp = (usedHeap() - before) / (2L * n);
 
-        SendWr write = new SendWr(1);
-        write.opcode = SendOpcode.RDMA_WRITE;
-        write.numSge = 1;
-        write.sgList[0].set(mra.iova(), SIZE, mra.lkey());
-        write.remoteAddr = mrb.iova();
-        write.rkey = mrb.rkey();
+        SendWr write = Loopback.write(mra, SIZE, mrb);
         drive(a, qa, write, link, seconds / 2); // warm-up
         long t0 = System.nanoTime();
         long[] packets = drive(a, qa, write, link, seconds);

@@ -14,8 +14,16 @@ public record LinkProfile(boolean ipIdZero, int udpSourcePort, boolean acceptUnv
     /** The device owns the whole frame (frame port, simulation): headers as rxe makes them, ICRC checked exactly. */
     public static final LinkProfile FRAMES = new LinkProfile(false, -1, false);
 
-    /** A kernel UDP socket bound to {@code port}. */
+    /** A kernel IPv4 UDP socket bound to {@code port}. */
     public static LinkProfile udpSocket(int port) {
         return new LinkProfile(true, port, true);
+    }
+
+    /**
+     * A kernel IPv6 UDP socket bound to {@code port}. The IPv6 ICRC masks every field the kernel chooses
+     * (traffic class, flow label, hop limit), so the receive side checks it exactly.
+     */
+    public static LinkProfile udpSocketIpv6(int port) {
+        return new LinkProfile(true, port, false);
     }
 }

@@ -3,13 +3,17 @@ package org.softrnic.emulator.link;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
-import java.net.Inet4Address;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.List;
 import jdk.net.ExtendedSocketOptions;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.PacketSink;
@@ -19,37 +23,57 @@ import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.frame.Checksum;
 
 /**
- * RoCEv2 over a kernel UDP socket (IPv4). The socket is unconnected and sets IP_DONTFRAGMENT, so the kernel
- * sends every datagram with IP identification 0 and DF, from the bound port: the device computes its ICRC
- * for exactly those headers ({@link org.softrnic.nic.LinkProfile#udpSocket}). A socket hides the received
- * IP header, so the receive side rebuilds it (identification 0, DF, TTL 64) from the datagram's source and
- * the socket's address; a peer that sends other headers (rxe counts its identification up) cannot have
- * its ICRC verified here, and such packets are accepted and counted as rcvd_icrc_unverified. The frame
- * port checks the ICRC exactly.
+ * RoCEv2 over a kernel UDP socket, IPv4 or IPv6 by the bound address.
+ * <ul>
+ * <li>IPv4: the socket is unconnected and sets IP_DONTFRAGMENT, so the kernel sends every datagram with IP
+ * identification 0 and DF, from the bound port: the device computes its ICRC for exactly those headers
+ * ({@link org.softrnic.nic.LinkProfile#udpSocket}). A socket hides the received IP header, so the receive
+ * side rebuilds it (identification 0, DF, TTL 64); a peer that sends other headers (rxe counts its
+ * identification up) cannot have its ICRC verified here, and such packets are accepted and counted as
+ * rcvd_icrc_unverified. The frame port checks the ICRC exactly.</li>
+ * <li>IPv6: the ICRC masks traffic class, flow label and hop limit, and covers nothing else the kernel
+ * chooses, so the rebuilt header verifies every ICRC exactly.</li>
+ * </ul>
+ * Packets carry the RoCE port ({@code rocePort}, 4791 by default) as UDP destination, and the ICRC covers it.
+ * Several soft RNICs on one address bind different socket ports and name each other's with {@link #route}:
+ * the link then sends to that socket port while the packet and its ICRC keep the RoCE port.
  */
 public final class UdpLink implements PacketSink, AutoCloseable {
-    /** Room for the headers the receive side rebuilds: headroom, IPv4 and UDP. */
+    /** Room in front of the rebuilt headers. */
     static final int RX_HEADROOM = 16;
-    private static final int IP_UDP = 20 + 8;
     static final int SOCKET_BUFFER = 4 << 20;
 
     private final DatagramChannel channel;
-    private final int localPort;
-    private final PacketBuffer rx = PacketBuffer.allocate(Arena.ofAuto(), 65536);
-    /** By destination IPv4 address; one peer port per address, as RoCEv2 has (a changed port replaces it). */
-    private final IntMap<InetSocketAddress> destinations = new IntMap<>();
+    private final boolean ipv6;
+    private final int ipUdp;
     private final int localIp;
-    /** The JDK hands back the same address object while the sender stays the same; its int form is kept. */
+    private final byte[] localIp6;
+    private final int localPort;
+    private final int rocePort;
+    private final PacketBuffer rx = PacketBuffer.allocate(Arena.ofAuto(), 65536);
+    /** IPv4: by destination address; one peer port per address, as RoCEv2 has (a changed port replaces it). */
+    private final IntMap<InetSocketAddress> destinations = new IntMap<>();
+    private final IntMap<InetSocketAddress> routes = new IntMap<>();
+    /** IPv6: few peers per link, so a list searched by address. */
+    private final List<Destination6> destinations6 = new ArrayList<>();
+    /** The JDK hands back the same address object while the sender stays the same; its bytes are kept. */
     private InetAddress lastSource;
     private int lastSourceIp;
+    private final byte[] lastSourceIp6 = new byte[16];
     private long sent;
     private long sendDropped;
     private long received;
 
-    private UdpLink(DatagramChannel channel, Inet4Address localAddress, int localPort) {
+    private record Destination6(MemorySegment address, InetSocketAddress to, boolean routed) {}
+
+    private UdpLink(DatagramChannel channel, InetAddress localAddress, int localPort, int rocePort) {
         this.channel = channel;
+        this.ipv6 = localAddress instanceof Inet6Address;
+        this.ipUdp = (ipv6 ? 40 : 20) + 8;
+        this.localIp = ipv6 ? 0 : ipv4(localAddress);
+        this.localIp6 = ipv6 ? localAddress.getAddress() : null;
         this.localPort = localPort;
-        this.localIp = ipv4(localAddress);
+        this.rocePort = rocePort;
     }
 
     private static int ipv4(InetAddress a) {
@@ -57,21 +81,43 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         return (b[0] & 0xff) << 24 | (b[1] & 0xff) << 16 | (b[2] & 0xff) << 8 | (b[3] & 0xff);
     }
 
-    /** Binds an unconnected, non-blocking IPv4 UDP socket with IP_DONTFRAGMENT to {@code address:port}. */
-    public static UdpLink open(Inet4Address address, int port) throws IOException {
-        DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
+    /** A link whose socket port is also the RoCE port its packets carry. */
+    public static UdpLink open(InetAddress address, int port) throws IOException {
+        return open(address, port, port);
+    }
+
+    /**
+     * Binds an unconnected, non-blocking UDP socket (IPv4 with IP_DONTFRAGMENT, or IPv6) to
+     * {@code address:socketPort}; packets name {@code rocePort} as their UDP destination.
+     */
+    public static UdpLink open(InetAddress address, int socketPort, int rocePort) throws IOException {
+        boolean v6 = address instanceof Inet6Address;
+        DatagramChannel ch = DatagramChannel.open(v6 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
         try {
-            ch.setOption(ExtendedSocketOptions.IP_DONTFRAGMENT, true);
+            if (!v6) ch.setOption(ExtendedSocketOptions.IP_DONTFRAGMENT, true);
             // a QP's window of 128 packets arrives as one burst; the kernel caps these at net.core.[rw]mem_max
             ch.setOption(java.net.StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
             ch.setOption(java.net.StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
-            ch.bind(new InetSocketAddress(address, port));
+            ch.bind(new InetSocketAddress(address, socketPort));
             ch.configureBlocking(false);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
-        return new UdpLink(ch, address, port);
+        return new UdpLink(ch, address, ((InetSocketAddress) ch.getLocalAddress()).getPort(), rocePort);
+    }
+
+    /** Packets for {@code peer} go to its socket port {@code port} instead of the RoCE port they carry. */
+    public void route(InetAddress peer, int port) {
+        if ((peer instanceof Inet6Address) != ipv6) throw new IllegalArgumentException(peer + " is not in this link's family");
+        InetSocketAddress to = new InetSocketAddress(peer, port);
+        if (ipv6) {
+            MemorySegment address = MemorySegment.ofArray(peer.getAddress());
+            destinations6.removeIf(d -> MemorySegment.mismatch(d.address(), 0, 16, address, 0, 16) == -1);
+            destinations6.add(new Destination6(address, to, true));
+        } else {
+            routes.put(ipv4(peer), to);
+        }
     }
 
     public int localPort() {
@@ -91,19 +137,19 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         return sendDropped;
     }
 
-    /** Sends the UDP payload (BTH through ICRC) of the device's IPv4 packet to its destination address and port. */
+    /** Sends the UDP payload (BTH through ICRC) of the device's IP packet to its destination. */
     @Override
     public void transmit(PacketBuffer buffer, int offset, int length) {
         var s = buffer.segment;
-        int ihl = (Be.u8(s, offset) & 0xf) * 4;
-        int dst = Be.u32(s, offset + 16);
-        int dport = Be.u16(s, offset + ihl + 2);
-        InetSocketAddress to = destinations.get(dst);
-        if (to == null || to.getPort() != dport) destinations.put(dst, to = address(dst, dport));
+        boolean v6 = (Be.u8(s, offset) >>> 4) == 6;
+        if (v6 != ipv6) return; // a GID of the other family: this socket cannot reach it
+        int ipLength = v6 ? 40 : (Be.u8(s, offset) & 0xf) * 4;
+        int dport = Be.u16(s, offset + ipLength + 2);
+        InetSocketAddress to = v6 ? destination6(s, offset + 24, dport) : destination4(Be.u32(s, offset + 16), dport);
         ByteBuffer bb = buffer.buffer;
         int oldLimit = bb.limit();
         int oldPosition = bb.position();
-        bb.limit(offset + length).position(offset + ihl + 8);
+        bb.limit(offset + length).position(offset + ipLength + 8);
         try {
             if (channel.send(bb, to) == 0) {
                 sendDropped++; // the socket's send buffer is full: the datagram is lost, as on a congested link
@@ -117,22 +163,45 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         }
     }
 
-    private static InetSocketAddress address(int ip, int port) {
+    private InetSocketAddress destination4(int dst, int dport) {
+        InetSocketAddress to = routes.get(dst);
+        if (to != null) return to;
+        to = destinations.get(dst);
+        if (to == null || to.getPort() != dport) destinations.put(dst, to = address(new byte[] {(byte) (dst >>> 24),
+                (byte) (dst >>> 16), (byte) (dst >>> 8), (byte) dst}, dport));
+        return to;
+    }
+
+    private InetSocketAddress destination6(MemorySegment s, long at, int dport) {
+        for (int i = 0; i < destinations6.size(); i++) {
+            Destination6 d = destinations6.get(i);
+            if (MemorySegment.mismatch(s, at, at + 16, d.address(), 0, 16) == -1) {
+                if (d.routed() || d.to().getPort() == dport) return d.to();
+                destinations6.remove(i);
+                break;
+            }
+        }
+        byte[] ip = s.asSlice(at, 16).toArray(ValueLayout.JAVA_BYTE);
+        InetSocketAddress to = address(ip, dport);
+        destinations6.add(new Destination6(MemorySegment.ofArray(ip), to, false));
+        return to;
+    }
+
+    private static InetSocketAddress address(byte[] ip, int port) {
         try {
-            return new InetSocketAddress(InetAddress.getByAddress(new byte[] {(byte) (ip >>> 24), (byte) (ip >>> 16),
-                    (byte) (ip >>> 8), (byte) ip}), port);
+            return new InetSocketAddress(InetAddress.getByAddress(ip), port);
         } catch (IOException e) {
             throw new AssertionError(e);
         }
     }
 
     /**
-     * Receives one datagram, if one is waiting, and hands it to the device with the IPv4 and UDP headers
+     * Receives one datagram, if one is waiting, and hands it to the device with the IP and UDP headers
      * rebuilt in front. Returns false when none was waiting.
      */
     public boolean poll(Nic nic) {
         ByteBuffer bb = rx.buffer;
-        int at = RX_HEADROOM + IP_UDP;
+        int at = RX_HEADROOM + ipUdp;
         bb.clear().position(at);
         SocketAddress from;
         try {
@@ -143,35 +212,55 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         if (from == null) return false;
         int len = bb.position() - at;
         InetSocketAddress src = (InetSocketAddress) from;
-        if (!(src.getAddress() instanceof Inet4Address v4)) return true; // IPv6 is the frame port's business
-        if (v4 != lastSource) {
-            lastSource = v4;
-            lastSourceIp = ipv4(v4);
+        InetAddress address = src.getAddress();
+        if (address != lastSource) {
+            if ((address instanceof Inet6Address) != ipv6) return true; // an IPv4-mapped sender on an IPv6 socket
+            lastSource = address;
+            if (ipv6) System.arraycopy(address.getAddress(), 0, lastSourceIp6, 0, 16);
+            else lastSourceIp = ipv4(address);
         }
-        writeHeaders(lastSourceIp, src.getPort(), len);
+        if (ipv6) writeHeaders6(len);
+        else writeHeaders4(len);
+        writeUdp(RX_HEADROOM + ipUdp - 8, src.getPort(), len);
         received++;
-        nic.receive(rx, RX_HEADROOM, IP_UDP + len);
+        nic.receive(rx, RX_HEADROOM, ipUdp + len);
         return true;
     }
 
-    private void writeHeaders(int srcIp, int sport, int payload) {
+    private void writeHeaders4(int payload) {
         var s = rx.segment;
         int ip = RX_HEADROOM;
         Be.u8(s, ip, 0x45);
         Be.u8(s, ip + 1, 0);
-        Be.u16(s, ip + 2, IP_UDP + payload);
+        Be.u16(s, ip + 2, ipUdp + payload);
         Be.u16(s, ip + 4, 0);
         Be.u16(s, ip + 6, 0x4000);
         Be.u8(s, ip + 8, 64);
         Be.u8(s, ip + 9, 17);
         Be.u16(s, ip + 10, 0);
-        Be.u32(s, ip + 12, srcIp);
+        Be.u32(s, ip + 12, lastSourceIp);
         Be.u32(s, ip + 16, localIp);
         Be.u16(s, ip + 10, Checksum.finish(Checksum.add(0, s, ip, 20)));
-        Be.u16(s, ip + 20, sport);
-        Be.u16(s, ip + 22, localPort);
-        Be.u16(s, ip + 24, 8 + payload);
-        Be.u16(s, ip + 26, 0);
+    }
+
+    /** Traffic class 0, flow label 0 and hop limit 64: the ICRC masks all three, so their values do not matter. */
+    private void writeHeaders6(int payload) {
+        var s = rx.segment;
+        int ip = RX_HEADROOM;
+        Be.u32(s, ip, 0x6000_0000);
+        Be.u16(s, ip + 4, 8 + payload);
+        Be.u8(s, ip + 6, 17);
+        Be.u8(s, ip + 7, 64);
+        MemorySegment.copy(lastSourceIp6, 0, s, ValueLayout.JAVA_BYTE, ip + 8, 16);
+        MemorySegment.copy(localIp6, 0, s, ValueLayout.JAVA_BYTE, ip + 24, 16);
+    }
+
+    private void writeUdp(int udp, int sport, int payload) {
+        var s = rx.segment;
+        Be.u16(s, udp, sport);
+        Be.u16(s, udp + 2, rocePort);
+        Be.u16(s, udp + 4, 8 + payload);
+        Be.u16(s, udp + 6, 0);
     }
 
     @Override

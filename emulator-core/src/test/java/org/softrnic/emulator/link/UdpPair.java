@@ -2,7 +2,7 @@ package org.softrnic.emulator.link;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +28,17 @@ public final class UdpPair {
     public record Side(Nic nic, UdpLink link, MemoryRegion mr, CompletionQueue cq, QueuePair qp) {}
 
     public static Side side(String ip, int port) throws Exception {
-        UdpLink link = UdpLink.open((Inet4Address) InetAddress.getByName(ip), port);
-        NicConfig cfg = new NicConfig("soft-" + ip, List.of(Gid.parse(ip)), Mtu.MTU_1024, port, 1,
-                DeviceAttributes.rxeDefaults(), LinkProfile.udpSocket(port));
+        return side(ip, port, port);
+    }
+
+    /** A device on {@code ip} whose socket is bound to {@code socketPort} (0: any) and whose packets carry {@code rocePort}. */
+    public static Side side(String ip, int socketPort, int rocePort) throws Exception {
+        InetAddress address = InetAddress.getByName(ip);
+        UdpLink link = UdpLink.open(address, socketPort, rocePort);
+        LinkProfile profile = address instanceof Inet6Address ? LinkProfile.udpSocketIpv6(link.localPort())
+                : LinkProfile.udpSocket(link.localPort());
+        NicConfig cfg = new NicConfig("soft-" + ip, List.of(Gid.parse(ip)), Mtu.MTU_1024, rocePort, 1,
+                DeviceAttributes.rxeDefaults(), profile);
         Nic nic = new Nic(cfg, System::nanoTime, link);
         var pd = nic.allocPd();
         MemorySegment mem = Arena.ofAuto().allocate(1 << 20, 8);

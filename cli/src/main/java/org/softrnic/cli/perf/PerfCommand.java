@@ -22,7 +22,8 @@ import picocli.CommandLine.Model.CommandSpec;
         footer = {"  softrnic perf write --size 65536 --iters 2000",
                 "  softrnic perf read --qps 4 --mtu 4096 --verify",
                 "  softrnic perf send --loss 0.05 --seed 7 --verify --json",
-                "  softrnic perf write --link udp:127.0.0.1:14791 --size 65536"})
+                "  softrnic perf write --link udp:127.0.0.1:14791 --size 65536",
+                "  softrnic perf read --link udp:[::1] --verify"})
 public final class PerfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -32,7 +33,8 @@ public final class PerfCommand implements Callable<Integer> {
 
     @Option(names = "--link", paramLabel = "SPEC", defaultValue = "inproc",
             description = "inproc (default): both devices in this process, one thread, faults in virtual time;"
-                    + " udp[:ADDR[:PORT]]: kernel UDP sockets on loopback ADDR and the next address (127.0.0.1, port 4791)")
+                    + " udp[:ADDR[:PORT]]: kernel UDP sockets on loopback ADDR and the next address (127.0.0.1, port 4791);"
+                    + " udp:[::1][:PORT]: both ends on IPv6 loopback")
     String link;
 
     @Option(names = "--size", paramLabel = "B", defaultValue = "65536", description = "message size in bytes (default: ${DEFAULT-VALUE})")

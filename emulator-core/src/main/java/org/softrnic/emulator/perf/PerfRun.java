@@ -45,7 +45,7 @@ public final class PerfRun {
         long receivesPosted;
     }
 
-    /** Parses --link: inproc, udp (127.0.0.1 and 127.0.0.2, port 4791) or udp:127.x.y.z[:PORT]. */
+    /** Parses --link: inproc, udp (127.0.0.1 and 127.0.0.2, port 4791), udp:127.x.y.z[:PORT] or udp:[::1][:PORT]. */
     static PerfLink link(String spec, double loss, long seed) {
         if (spec.equals("inproc")) return new SimPerfLink(loss, seed);
         if (!spec.equals("udp") && !spec.startsWith("udp:")) {
@@ -53,20 +53,36 @@ public final class PerfRun {
                     + " port links are not built yet");
         }
         if (loss > 0) throw new IllegalArgumentException("--loss injects faults on the in-process fabric only");
-        String rest = spec.length() > 4 ? spec.substring(4) : "127.0.0.1";
-        String[] parts = rest.split(":");
+        String rest = spec.equals("udp") ? "127.0.0.1" : spec.substring(4);
+        // udp:ADDR[:PORT] with an IPv4 ADDR, or udp:[ADDR][:PORT] with an IPv6 one
+        String host = rest;
+        String portText = null;
+        if (rest.startsWith("[")) {
+            int close = rest.indexOf(']');
+            if (close < 0 || (close + 1 < rest.length() && rest.charAt(close + 1) != ':')) {
+                throw new IllegalArgumentException("--link " + spec + ": an IPv6 address is written udp:[ADDR][:PORT]");
+            }
+            host = rest.substring(1, close);
+            if (close + 1 < rest.length()) portText = rest.substring(close + 2);
+        } else if (rest.contains(":")) {
+            String[] parts = rest.split(":", -1);
+            if (parts.length > 2) throw new IllegalArgumentException("--link " + spec + ": write an IPv6 address as udp:[ADDR][:PORT]");
+            host = parts[0];
+            portText = parts[1];
+        }
         int port = org.softrnic.wire.frame.Udp.ROCE_PORT;
         try {
-            if (parts.length > 2) throw new IllegalArgumentException("udp:ADDR[:PORT] takes an IPv4 address");
-            if (parts.length == 2) port = Integer.parseInt(parts[1]);
+            if (portText != null) port = Integer.parseInt(portText);
             if (port < 1 || port > 65535) throw new NumberFormatException();
-            java.net.InetAddress a = java.net.InetAddress.getByName(parts[0]);
-            if (!(a instanceof java.net.Inet4Address v4)) throw new IllegalArgumentException("--link " + spec + ": IPv4 only so far");
-            return new UdpPerfLink(v4, port, seed);
+            java.net.InetAddress address;
+            try {
+                address = java.net.InetAddress.ofLiteral(host); // an address, never a name to look up
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--link " + spec + ": '" + host + "' is not an IP address");
+            }
+            return new UdpPerfLink(address, port, seed);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--link " + spec + ": the port must be 1..65535");
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalArgumentException("--link " + spec + ": '" + parts[0] + "' is not an address");
         }
     }
 

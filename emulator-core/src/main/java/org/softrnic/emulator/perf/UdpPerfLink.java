@@ -3,6 +3,7 @@ package org.softrnic.emulator.perf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.List;
 import org.softrnic.emulator.link.UdpLink;
@@ -28,30 +29,46 @@ final class UdpPerfLink implements PerfLink {
     private final Nic server;
     private final String describe;
 
-    UdpPerfLink(Inet4Address clientAddress, int port, long seed) {
-        Inet4Address serverAddress = next(clientAddress);
-        try {
-            clientLink = UdpLink.open(clientAddress, port);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("--link udp: cannot bind " + clientAddress.getHostAddress() + ":" + port
-                    + " (" + e.getMessage() + ")", e);
+    /**
+     * IPv4: the client on {@code clientAddress}, the server on the next loopback address, both on {@code port}.
+     * IPv6 has one loopback address: both on ::1, the server on a socket port the kernel picks, each link
+     * routed to the other's socket while the packets carry {@code port}.
+     */
+    UdpPerfLink(InetAddress clientAddress, int port, long seed) {
+        boolean v6 = clientAddress instanceof Inet6Address;
+        if (v6 && !clientAddress.isLoopbackAddress()) {
+            throw new IllegalArgumentException("--link udp:[ADDR]: both ends run in this process, so ADDR must be ::1");
         }
-        try {
-            serverLink = UdpLink.open(serverAddress, port);
-        } catch (IOException e) {
-            closeQuietly(clientLink);
-            throw new IllegalArgumentException("--link udp: cannot bind " + serverAddress.getHostAddress() + ":" + port
-                    + " (" + e.getMessage() + ")", e);
+        InetAddress serverAddress = v6 ? clientAddress : next((Inet4Address) clientAddress);
+        clientLink = bind(clientAddress, port, port, null);
+        serverLink = bind(serverAddress, v6 ? 0 : port, port, clientLink);
+        if (v6) {
+            clientLink.route(serverAddress, serverLink.localPort());
+            serverLink.route(clientAddress, clientLink.localPort());
         }
-        client = new Nic(config("soft0", clientAddress, port, seed), System::nanoTime, clientLink);
-        server = new Nic(config("soft1", serverAddress, port, seed + 1), System::nanoTime, serverLink);
-        describe = "udp " + clientAddress.getHostAddress() + " <-> " + serverAddress.getHostAddress() + " port " + port
-                + " (kernel sockets, one thread)";
+        client = new Nic(config("soft0", clientAddress, port, clientLink.localPort(), seed), System::nanoTime, clientLink);
+        server = new Nic(config("soft1", serverAddress, port, serverLink.localPort(), seed + 1), System::nanoTime,
+                serverLink);
+        describe = v6
+                ? "udp [::1] ports " + port + " <-> " + serverLink.localPort()
+                        + " (RoCE port " + port + ", kernel sockets, one thread)"
+                : "udp " + clientAddress.getHostAddress() + " <-> " + serverAddress.getHostAddress() + " port " + port
+                        + " (kernel sockets, one thread)";
     }
 
-    private static NicConfig config(String name, Inet4Address a, int port, long seed) {
-        return new NicConfig(name, List.of(Gid.of(a)), Mtu.MTU_4096, port, seed, DeviceAttributes.rxeDefaults(),
-                LinkProfile.udpSocket(port));
+    private static UdpLink bind(InetAddress address, int socketPort, int rocePort, UdpLink opened) {
+        try {
+            return UdpLink.open(address, socketPort, rocePort);
+        } catch (IOException e) {
+            if (opened != null) closeQuietly(opened);
+            throw new IllegalArgumentException("--link udp: cannot bind " + address.getHostAddress() + ":" + socketPort
+                    + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private static NicConfig config(String name, InetAddress a, int rocePort, int socketPort, long seed) {
+        LinkProfile profile = a instanceof Inet6Address ? LinkProfile.udpSocketIpv6(socketPort) : LinkProfile.udpSocket(socketPort);
+        return new NicConfig(name, List.of(Gid.of(a)), Mtu.MTU_4096, rocePort, seed, DeviceAttributes.rxeDefaults(), profile);
     }
 
     private static Inet4Address next(Inet4Address a) {

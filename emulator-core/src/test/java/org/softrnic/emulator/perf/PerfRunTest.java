@@ -50,14 +50,39 @@ class PerfRunTest {
         }
     }
 
+    /** Both ends on ::1 (IPv6 has one loopback address); the IPv6 ICRC is checked exactly, so nothing is unverified. */
+    @Test
+    void everyOperationVerifiesOverIpv6Loopback() {
+        int port = 20000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(20000);
+        for (PerfOp op : PerfOp.values()) {
+            PerfResult r;
+            try {
+                r = PerfRun.run(new PerfOptions(op, "udp:[::1]:" + port, 5000, 200, 2, Mtu.MTU_1024, 0, 1, true, 32));
+            } catch (IllegalArgumentException e) {
+                org.junit.jupiter.api.Assumptions.abort("no IPv6 loopback here: " + e.getMessage());
+                return;
+            }
+            assertNull(r.error(), op + ": " + r.error());
+            assertEquals(Boolean.TRUE, r.verified(), op + " over IPv6");
+            assertTrue(r.link().startsWith("udp [::1] ports " + port), r.link());
+            for (var counters : java.util.List.of(r.clientCounters(), r.serverCounters())) {
+                assertEquals(0L, counters.get("rcvd_icrc_unverified"), op.toString());
+                assertEquals(counters.get("rcvd_pkts"), counters.get("rcvd_icrc_verified"), op.toString());
+            }
+        }
+    }
+
     @Test
     void badLinksAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> PerfRun.run(new PerfOptions(PerfOp.WRITE, "udp:192.0.2.1", 10,
                 1, 1, Mtu.MTU_1024, 0, 1, false, 8)));
         assertThrows(IllegalArgumentException.class, () -> PerfRun.run(new PerfOptions(PerfOp.WRITE, "udp", 10,
                 1, 1, Mtu.MTU_1024, 0.1, 1, false, 8)));
-        assertThrows(IllegalArgumentException.class, () -> PerfRun.run(new PerfOptions(PerfOp.WRITE, "tap:x", 10,
-                1, 1, Mtu.MTU_1024, 0, 1, false, 8)));
+        for (String link : new String[] {"tap:x", "udp:[::1", "udp:[::1]x", "udp:[2001:db8::1]", "udp:1:2:3",
+                "udp:127.0.0.1:0", "udp:127.0.0.1:70000", "udp:localhost", "udp:127.0.0.1:", "udp:", "udp:[::1]:"}) {
+            assertThrows(IllegalArgumentException.class, () -> PerfRun.run(new PerfOptions(PerfOp.WRITE, link, 10,
+                    1, 1, Mtu.MTU_1024, 0, 1, false, 8)), link);
+        }
     }
 
     @Test

@@ -34,9 +34,10 @@ import org.softrnic.wire.frame.Checksum;
  * <li>IPv6: the ICRC masks traffic class, flow label and hop limit, and covers nothing else the kernel
  * chooses, so the rebuilt header verifies every ICRC exactly.</li>
  * </ul>
- * Packets carry the RoCE port ({@code rocePort}, 4791 by default) as UDP destination, and the ICRC covers it.
+ * Packets name the RoCE port ({@code rocePort}, 4791 by default) as UDP destination, and the ICRC covers it.
  * Several soft RNICs on one address bind different socket ports and name each other's with {@link #route}:
- * the link then sends to that socket port while the packet and its ICRC keep the RoCE port.
+ * the datagram then goes to that socket port, its ICRC still computed for the RoCE port, and the receiving
+ * link rebuilds the header with the RoCE port. Only another softrnic link verifies such datagrams.
  */
 public final class UdpLink implements PacketSink, AutoCloseable {
     /** Room in front of the rebuilt headers. */

@@ -10,10 +10,12 @@ import org.softrnic.nic.sim.LinkFaults;
  * @param reorder   probability of holding a packet back
  * @param delayNs   one-way latency in nanoseconds
  * @param jitterNs  uniform extra latency in [0, jitterNs)
+ * @param ecnMark   probability of marking an ECN-capable packet CE
  * @param seed      makes the faults (and, in virtual time, the whole run) reproducible
  */
-public record FaultConfig(Double loss, Double duplicate, Double reorder, Long delayNs, Long jitterNs, Long seed) {
-    public static final FaultConfig NONE = new FaultConfig(0.0, 0.0, 0.0, 1_000L, 0L, 1L);
+public record FaultConfig(Double loss, Double duplicate, Double reorder, Long delayNs, Long jitterNs, Double ecnMark,
+                          Long seed) {
+    public static final FaultConfig NONE = new FaultConfig(0.0, 0.0, 0.0, 1_000L, 0L, 0.0, 1L);
 
     public FaultConfig {
         loss = probability("faults.loss", loss);
@@ -21,6 +23,7 @@ public record FaultConfig(Double loss, Double duplicate, Double reorder, Long de
         reorder = probability("faults.reorder", reorder);
         delayNs = nonNegative("faults.delay_ns", delayNs == null ? 1_000L : delayNs);
         jitterNs = nonNegative("faults.jitter_ns", jitterNs == null ? 0L : jitterNs);
+        ecnMark = probability("faults.ecn_mark", ecnMark);
         seed = seed == null ? 1L : seed;
     }
 
@@ -36,6 +39,6 @@ public record FaultConfig(Double loss, Double duplicate, Double reorder, Long de
     }
 
     public LinkFaults toLinkFaults() {
-        return new LinkFaults(loss, duplicate, reorder, delayNs, jitterNs);
+        return new LinkFaults(loss, duplicate, reorder, delayNs, jitterNs, ecnMark);
     }
 }

@@ -27,6 +27,7 @@ import org.softrnic.nic.time.Clock;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.ParseError;
+import org.softrnic.wire.frame.Ecn;
 import org.softrnic.wire.frame.Ethernet;
 import org.softrnic.wire.frame.FrameTemplate;
 import org.softrnic.wire.frame.FrameView;
@@ -206,6 +207,7 @@ public final class Engine {
             return;
         }
         if (e == null) {
+            if (view.ecnBits() == Ecn.CE.bits) counters.inc(Counter.NP_ECN_MARKED_ROCE_PACKETS);
             e = view.verifyIcrc();
             if (e == null) counters.inc(Counter.RCVD_ICRC_VERIFIED);
             if (e == ParseError.ICRC_MISMATCH && link.acceptUnverifiable()) {

@@ -232,6 +232,12 @@ public final class FrameView {
         return ipVersion;
     }
 
+    /** The ECN codepoint ({@link Ecn#bits}): the low two bits of IPv4's TOS or IPv6's traffic class. */
+    public int ecnBits() {
+        int second = Be.u8(buf.segment, ipOffset + 1);
+        return ipVersion == 4 ? second & 3 : (second >>> 4) & 3;
+    }
+
     /** End of the IP packet; bytes from here to {@link #frameEnd()} are link padding. */
     public int ipEnd() {
         return ipEnd;

@@ -1,0 +1,57 @@
+package org.softrnic.nic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.nic.qp.AddressVector;
+import org.softrnic.nic.qp.Mtu;
+import org.softrnic.nic.qp.QpType;
+import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.nic.qp.SendWr;
+import org.softrnic.nic.sim.LinkFaults;
+import org.softrnic.wire.frame.Ecn;
+
+/**
+ * The fabric's ECN marking: a congested link sets CE on ECN-capable packets only; the ICRC masks the ECN
+ * bits, so marked packets still verify, and the receiver counts them as mlx5 does.
+ */
+class EcnMarkingTest {
+    private static Pair pair(Ecn ecn) {
+        Pair p = new Pair(QpType.RC, Mtu.MTU_1024, 5,
+                a -> a.ahAttr = new AddressVector(a.ahAttr.dgid(), 0, 0, 64, (26 << 2) | ecn.bits));
+        p.fabric.faults(new LinkFaults(0, 0, 0, 1_000, 0, 1.0));
+        return p;
+    }
+
+    private static void write64k(Pair p) {
+        p.a.fill(0, 65536, 3);
+        SendWr w = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 65536);
+        w.remoteAddr = p.b.va(100_000);
+        w.rkey = p.b.mr.rkey();
+        p.a.post(w);
+        p.run();
+        assertEquals(WcStatus.SUCCESS, p.a.sendCompletions().getFirst().status);
+        RcBasicsTest.assertSameBytes(p.a.mem, 0, p.b.mem, 100_000, 65536);
+    }
+
+    @Test
+    void ectPacketsAreMarkedAndStillVerify() {
+        Pair p = pair(Ecn.ECT0);
+        write64k(p);
+        Counters b = p.b.nic.counters();
+        assertEquals(64, b.get(Counter.NP_ECN_MARKED_ROCE_PACKETS), "every request of the 64 KiB WRITE at MTU 1024");
+        assertEquals(b.get(Counter.RCVD_PKTS), b.get(Counter.RCVD_ICRC_VERIFIED), "CE does not break the ICRC");
+        assertEquals(0, b.get(Counter.DROP_MALFORMED), "the IPv4 header checksum was updated");
+        assertTrue(p.a.nic.counters().get(Counter.NP_ECN_MARKED_ROCE_PACKETS) > 0, "ACKs carry the QP's ECT too");
+    }
+
+    @Test
+    void packetsThatAreNotEcnCapableAreLeftAlone() {
+        Pair p = pair(Ecn.NOT_ECT);
+        write64k(p);
+        assertEquals(0, p.b.nic.counters().get(Counter.NP_ECN_MARKED_ROCE_PACKETS));
+        assertEquals(0, p.a.nic.counters().get(Counter.NP_ECN_MARKED_ROCE_PACKETS));
+    }
+}

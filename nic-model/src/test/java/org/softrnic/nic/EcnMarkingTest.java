@@ -54,4 +54,14 @@ class EcnMarkingTest {
         assertEquals(0, p.b.nic.counters().get(Counter.NP_ECN_MARKED_ROCE_PACKETS));
         assertEquals(0, p.a.nic.counters().get(Counter.NP_ECN_MARKED_ROCE_PACKETS));
     }
+
+    @Test
+    void faultsCanHoldForOneDirectionOnly() {
+        Pair p = pair(Ecn.ECT1);
+        p.fabric.faults(LinkFaults.NONE);
+        p.fabric.faults(p.a.nic, p.b.nic, new LinkFaults(0, 0, 0, 1_000, 0, 1.0));
+        write64k(p);
+        assertEquals(64, p.b.nic.counters().get(Counter.NP_ECN_MARKED_ROCE_PACKETS), "a to b is congested");
+        assertEquals(0, p.a.nic.counters().get(Counter.NP_ECN_MARKED_ROCE_PACKETS), "b to a is not");
+    }
 }

@@ -42,6 +42,8 @@ public final class SimFabric {
     // native like the devices' own buffers: mixing heap and native segments slows every accessor site
     private final PacketBuffer rx = PacketBuffer.allocate(java.lang.foreign.Arena.ofAuto(), 16384);
     private LinkFaults faults = LinkFaults.NONE;
+    /** By sending and receiving device index; null where the fabric-wide faults apply. */
+    private LinkFaults[][] linkFaults = new LinkFaults[0][];
     private Predicate<Packet> dropRule;
     private boolean tracing;
     private long seq;
@@ -69,6 +71,24 @@ public final class SimFabric {
 
     public void faults(LinkFaults f) {
         this.faults = f;
+    }
+
+    /** Faults on the one-way link from {@code from} to {@code to} only, in place of the fabric-wide ones. */
+    public void faults(Nic from, Nic to, LinkFaults f) {
+        int i = nics.indexOf(from);
+        int j = nics.indexOf(to);
+        if (i < 0 || j < 0) throw new IllegalArgumentException("both devices must be on this fabric");
+        if (linkFaults.length < nics.size()) linkFaults = java.util.Arrays.copyOf(linkFaults, nics.size());
+        if (linkFaults[i] == null || linkFaults[i].length < nics.size()) {
+            linkFaults[i] = linkFaults[i] == null ? new LinkFaults[nics.size()] : java.util.Arrays.copyOf(linkFaults[i], nics.size());
+        }
+        linkFaults[i][j] = f;
+    }
+
+    private LinkFaults faults(int from, int to) {
+        if (to < 0 || from >= linkFaults.length || linkFaults[from] == null || to >= linkFaults[from].length) return faults;
+        LinkFaults f = linkFaults[from][to];
+        return f != null ? f : faults;
     }
 
     /** Drops every packet the rule selects, besides the random faults: e.g. "the 3rd packet". */
@@ -100,6 +120,7 @@ public final class SimFabric {
         java.lang.foreign.MemorySegment.copy(buf.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, off, bytes, 0, len);
         packetCount++;
         int to = destination(bytes);
+        LinkFaults faults = faults(from, to);
         long now = clock.nanoTime();
         long at = now + faults.delayNanos() + (faults.jitterNanos() > 0 ? random.nextLong(faults.jitterNanos()) : 0);
         boolean lost = faults.loss() > 0 && random.nextDouble() < faults.loss();

@@ -1,7 +1,9 @@
-// Raw UDP loopback baseline for the UDP link's benchmark: how many datagrams of a given size one receiving
-// thread takes per second with recvmmsg while one sending thread pushes them with sendmmsg. Same addresses,
-// buffer sizes and DF setting as softrnic's UdpLink.
-//   udp_raw SIZE SECONDS PORT   ->   prints "datagrams_per_second N"
+// Raw UDP loopback baselines for the UDP link's benchmarks, with the addresses, buffer sizes and DF setting
+// of softrnic's UdpLink:
+//   udp_raw rate SIZE SECONDS PORT    how many datagrams one thread receives per second with recvmmsg while
+//                                     another sends with sendmmsg     -> "datagrams_per_second N"
+//   udp_raw pingpong SIZE ITERS PORT  round trips of one datagram between two busy-polling threads
+//                                     -> "rtt_median_usec X"
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -60,11 +62,58 @@ static void *sender(void *arg) {
     return NULL;
 }
 
+static int iters;
+
+// Echoes every datagram back to its sender, busy-polling as softrnic's link does.
+static void *ponger(void *arg) {
+    int fd = *(int *)arg;
+    char *buf = malloc(size);
+    struct sockaddr_in from;
+    for (int i = 0; i < iters; i++) {
+        socklen_t len = sizeof from;
+        ssize_t r;
+        while ((r = recvfrom(fd, buf, size, MSG_DONTWAIT, (struct sockaddr *)&from, &len)) < 0) {}
+        sendto(fd, buf, r, 0, (struct sockaddr *)&from, len);
+    }
+    close(fd);
+    return NULL;
+}
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int pingpong(int port) {
+    int echo = bound("127.0.0.2", port + 1); // bound before the first ping, which would otherwise be lost
+    pthread_t t;
+    pthread_create(&t, NULL, ponger, &echo);
+    int fd = bound("127.0.0.1", port);
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(port + 1)};
+    inet_pton(AF_INET, "127.0.0.2", &to.sin_addr);
+    char *buf = calloc(1, size);
+    double *rtt = malloc(sizeof(double) * iters);
+    for (int i = 0; i < iters; i++) {
+        double t0 = now();
+        sendto(fd, buf, size, 0, (struct sockaddr *)&to, sizeof to);
+        while (recv(fd, buf, size, MSG_DONTWAIT) < 0) {}
+        rtt[i] = (now() - t0) * 1e6;
+    }
+    pthread_join(t, NULL);
+    qsort(rtt, iters, sizeof(double), cmp);
+    printf("rtt_median_usec %.2f\n", rtt[iters / 2]);
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 4) { fprintf(stderr, "usage: udp_raw SIZE SECONDS PORT\n"); return 2; }
-    size = atoi(argv[1]);
-    double seconds = atof(argv[2]);
-    int port = atoi(argv[3]);
+    if (argc != 5) { fprintf(stderr, "usage: udp_raw rate SIZE SECONDS PORT | udp_raw pingpong SIZE ITERS PORT\n"); return 2; }
+    size = atoi(argv[2]);
+    int port = atoi(argv[4]);
+    if (strcmp(argv[1], "pingpong") == 0) {
+        iters = atoi(argv[3]);
+        return pingpong(port);
+    }
+    double seconds = atof(argv[3]);
     int fd = bound("127.0.0.2", port);
     struct timeval tv = {.tv_sec = 0, .tv_usec = 100000};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);

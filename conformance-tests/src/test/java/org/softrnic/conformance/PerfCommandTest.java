@@ -36,6 +36,15 @@ class PerfCommandTest {
     }
 
     @Test
+    void oneRequestOutstandingShowsLatencyPercentiles() {
+        DecodeCommandTest.Result r = DecodeCommandTest.run("perf", "send", "--size", "64", "--iters", "500", "--tx-depth", "1");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains(" t_min[usec]  t_typical[usec]  t_99%[usec]    t_99.9%[usec]  t_max[usec]"), r.out());
+        DecodeCommandTest.Result deep = DecodeCommandTest.run("perf", "send", "--size", "64", "--iters", "500");
+        assertTrue(!deep.out().contains("t_typical"), "with many outstanding, latency is queueing: no columns");
+    }
+
+    @Test
     void udpLinkCarriesTheRunOverKernelSocketsAndReportsCounters() {
         DecodeCommandTest.Result r = DecodeCommandTest.run("perf", "send", "--link", "udp:127.0.0.1:24791", "--size", "2000",
                 "--iters", "300", "--mtu", "1024", "--verify", "--json");

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.softrnic.cli.UserError;
 import org.softrnic.emulator.config.ConfigFiles;
+import org.softrnic.emulator.perf.Latency;
 import org.softrnic.emulator.perf.PerfOp;
 import org.softrnic.emulator.perf.PerfOptions;
 import org.softrnic.emulator.perf.PerfResult;
@@ -107,6 +108,15 @@ public final class PerfCommand implements Callable<Integer> {
         out.printf(" %-10d %-14d %-18.2f %-20.2f %-12.6f%n", r.size(), r.iterations(), r.bwPeakMBps(), r.bwAverageMBps(),
                 r.msgRateMpps());
         out.println(RULE);
+        if (o.txDepth() == 1 && r.latency() != null) {
+            // one request outstanding: the post-to-completion time is the round trip, as in perftest's _lat tests
+            Latency l = r.latency();
+            out.printf(" %-12s %-16s %-14s %-14s %-14s%n", "t_min[usec]", "t_typical[usec]", "t_99%[usec]",
+                    "t_99.9%[usec]", "t_max[usec]");
+            out.printf(" %-12.2f %-16.2f %-14.2f %-14.2f %-14.2f%n", l.minUsec(), l.typicalUsec(), l.p99Usec(),
+                    l.p999Usec(), l.maxUsec());
+            out.println(RULE);
+        }
         out.printf(" packets %d  dropped %d  retransmissions %d%s%n", r.packets(), r.dropped(), r.retransmissions(),
                 r.verified() == null ? "" : r.verified() ? "  verified: every byte matches" : "  verified: MISMATCH");
     }

@@ -43,6 +43,8 @@ public final class PerfRun {
         long posted;
         long completed;
         long receivesPosted;
+        /** Post times of the outstanding requests, by posting order modulo the depth: RC completes in order. */
+        long[] postedAt;
     }
 
     /** Parses --link: inproc, udp (127.0.0.1 and 127.0.0.2, port 4791), udp:127.x.y.z[:PORT] or udp:[::1][:PORT]. */
@@ -99,6 +101,8 @@ public final class PerfRun {
     }
 
     private static final long PROGRESS_EVERY_NANOS = 200_000_000L;
+    /** Latency samples kept (8 bytes each); later completions are not sampled. */
+    private static final int MAX_LATENCY_SAMPLES = 10_000_000;
 
     private static PerfResult run(PerfOptions o, PerfLink link, PerfProgress progress) {
         Nic client = link.client();
@@ -113,6 +117,7 @@ public final class PerfRun {
         List<Flow> flows = new ArrayList<>();
         for (int i = 0; i < o.qps(); i++) {
             Flow f = new Flow();
+            f.postedAt = new long[depth];
             f.clientMr = client.regMr(cpd, arena.allocate(bufBytes, 8), Access.LOCAL_WRITE | Access.REMOTE_ANY);
             f.serverMr = server.regMr(spd, arena.allocate(bufBytes, 8), Access.LOCAL_WRITE | Access.REMOTE_ANY);
             QpCaps caps = new QpCaps(depth, depth, 1, 1, 0);
@@ -135,6 +140,8 @@ public final class PerfRun {
         long batchStart = start;
         long batchDone = 0;
         long lastProgress = start;
+        long[] latencies = new long[(int) Math.min(total, MAX_LATENCY_SAMPLES)];
+        int samples = 0;
         while (done < total && error == null) {
             for (Flow f : flows) {
                 if (o.op() == PerfOp.SEND) {
@@ -147,6 +154,7 @@ public final class PerfRun {
                 }
                 while (f.posted < o.iters() && f.posted - f.completed < depth) {
                     prepare(wr, o, f, f.posted);
+                    f.postedAt[(int) (f.posted % depth)] = System.nanoTime();
                     client.postSend(f.client, wr);
                     f.posted++;
                 }
@@ -155,12 +163,17 @@ public final class PerfRun {
             int n;
             long before = done;
             while ((n = ccq.poll(wcs)) > 0) {
+                long polledAt = System.nanoTime();
                 for (int i = 0; i < n; i++) {
                     if (wcs[i].status != WcStatus.SUCCESS) {
                         error = wcs[i].status.ibvName() + " on QP 0x" + Integer.toHexString(wcs[i].qpNum);
                         break;
                     }
-                    for (Flow f : flows) if (f.client.qpn() == wcs[i].qpNum) f.completed++;
+                    for (Flow f : flows) {
+                        if (f.client.qpn() != wcs[i].qpNum) continue;
+                        if (samples < latencies.length) latencies[samples++] = polledAt - f.postedAt[(int) (f.completed % depth)];
+                        f.completed++;
+                    }
                     done++;
                 }
             }
@@ -185,7 +198,7 @@ public final class PerfRun {
         long retrans = client.counters().get(Counter.COMPLETER_RETRY_ERR);
         return new PerfResult(o.op(), o.size(), done, o.qps(), o.mtu().bytes, link.describe(), seconds,
                 Math.max(peak, avg), avg, done / seconds / 1e6, link.packets(), retrans, link.dropped(), verified, error,
-                client.counters().snapshot(), server.counters().snapshot());
+                client.counters().snapshot(), server.counters().snapshot(), Latency.of(latencies, samples));
     }
 
     private static void prepare(SendWr wr, PerfOptions o, Flow f, long n) {

@@ -47,6 +47,10 @@ class PerfRunTest {
             assertNull(r.error(), op + ": " + r.error());
             assertEquals(Boolean.TRUE, r.verified(), op + " over UDP");
             assertTrue(r.link().startsWith("udp 127.0.0.1 <-> 127.0.0.2"), r.link());
+            Latency l = r.latency();
+            assertEquals(r.iterations(), l.samples(), "one latency sample per completion");
+            assertTrue(0 < l.minUsec() && l.minUsec() <= l.typicalUsec() && l.typicalUsec() <= l.p99Usec()
+                    && l.p99Usec() <= l.p999Usec() && l.p999Usec() <= l.maxUsec(), l.toString());
         }
     }
 
@@ -70,6 +74,19 @@ class PerfRunTest {
                 assertEquals(counters.get("rcvd_pkts"), counters.get("rcvd_icrc_verified"), op.toString());
             }
         }
+    }
+
+    @Test
+    void latencySummaryTakesRanksFromTheSortedSamples() {
+        long[] nanos = new long[1000];
+        for (int i = 0; i < nanos.length; i++) nanos[i] = (nanos.length - i) * 1000L; // 1..1000 usec, reversed
+        Latency l = Latency.of(nanos, nanos.length);
+        assertEquals(1.0, l.minUsec());
+        assertEquals(501.0, l.typicalUsec());
+        assertEquals(990.0, l.p99Usec());
+        assertEquals(999.0, l.p999Usec());
+        assertEquals(1000.0, l.maxUsec());
+        assertNull(Latency.of(nanos, 0));
     }
 
     @Test

@@ -11,15 +11,18 @@ public interface PacketSink {
     /** Smallest capacity of a buffer a sink hands back from {@link #handOver}. */
     int BUFFER_BYTES = 16 + 4096 + 256;
 
-    /** Takes a copy of the packet: the buffer is reused as soon as this returns. */
-    void transmit(PacketBuffer buffer, int offset, int length);
+    /**
+     * Takes a copy of the packet: the buffer is reused as soon as this returns. Returns false when the link
+     * could not send it (a full socket buffer); the device counts send_err and the packet is lost.
+     */
+    boolean transmit(PacketBuffer buffer, int offset, int length);
 
     /**
      * Takes the buffer itself and returns the one the device builds its next packet in (of at least
-     * {@link #BUFFER_BYTES}), so a link that can own buffers avoids a copy. By default, copies.
+     * {@link #BUFFER_BYTES}), so a link that can own buffers avoids a copy; or null when the packet could not
+     * be sent and the device keeps its buffer. By default, copies.
      */
     default PacketBuffer handOver(PacketBuffer buffer, int offset, int length) {
-        transmit(buffer, offset, length);
-        return buffer;
+        return transmit(buffer, offset, length) ? buffer : null;
     }
 }

@@ -25,7 +25,7 @@ import org.softrnic.nic.time.VirtualClock;
 
 /** Verbs objects: keys, lifetimes and their errnos, CQ notification, counters and device attributes. */
 class ObjectsTest {
-    final Nic nic = new Nic(NicConfig.of("t", Gid.parse("192.0.2.1"), 42), new VirtualClock(), (b, o, l) -> { });
+    final Nic nic = new Nic(NicConfig.of("t", Gid.parse("192.0.2.1"), 42), new VirtualClock(), (b, o, l) -> true);
 
     @Test
     void keysAreRandomNonZeroAndNeverReusedWhileLive() {

@@ -27,7 +27,7 @@ import org.softrnic.nic.time.VirtualClock;
  * required attribute left out, or any attribute the transition does not take, fails with EINVAL.
  */
 class QpStateMachineTest {
-    final Nic nic = new Nic(NicConfig.of("t", Gid.parse("192.0.2.1"), 1), new VirtualClock(), (b, o, l) -> { });
+    final Nic nic = new Nic(NicConfig.of("t", Gid.parse("192.0.2.1"), 1), new VirtualClock(), (b, o, l) -> true);
 
     QpAttr attrs(QpState to) {
         QpAttr a = new QpAttr();

@@ -140,10 +140,10 @@ public final class UdpLink implements PacketSink, AutoCloseable {
 
     /** Sends the UDP payload (BTH through ICRC) of the device's IP packet to its destination. */
     @Override
-    public void transmit(PacketBuffer buffer, int offset, int length) {
+    public boolean transmit(PacketBuffer buffer, int offset, int length) {
         var s = buffer.segment;
         boolean v6 = (Be.u8(s, offset) >>> 4) == 6;
-        if (v6 != ipv6) return; // a GID of the other family: this socket cannot reach it
+        if (v6 != ipv6) return false; // a GID of the other family: this socket cannot reach it
         int ipLength = v6 ? 40 : (Be.u8(s, offset) & 0xf) * 4;
         int dport = Be.u16(s, offset + ipLength + 2);
         InetSocketAddress to = v6 ? destination6(s, offset + 24, dport) : destination4(Be.u32(s, offset + 16), dport);
@@ -154,9 +154,10 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         try {
             if (channel.send(bb, to) == 0) {
                 sendDropped++; // the socket's send buffer is full: the datagram is lost, as on a congested link
-            } else {
-                sent++;
+                return false;
             }
+            sent++;
+            return true;
         } catch (IOException e) {
             throw new UncheckedIOException("UDP send to " + to + " failed", e);
         } finally {

@@ -188,8 +188,12 @@ public final class Engine {
     void transmit(int payloadLength) {
         int len = writer.finish(payloadLength, link.ipIdZero() ? 0 : ipId);
         ipId = (ipId + 1) & 0xffff;
-        counters.inc(Counter.SENT_PKTS);
         PacketBuffer next = sink.handOver(tx, HEADROOM, len);
+        if (next == null) {
+            counters.inc(Counter.SEND_ERR); // as rxe when the IP stack refuses a packet: lost, retransmission recovers
+            return;
+        }
+        counters.inc(Counter.SENT_PKTS);
         if (next.capacity() < PacketSink.BUFFER_BYTES) throw new IllegalStateException("the sink handed back a small buffer");
         tx = next;
     }

@@ -43,7 +43,7 @@ final class Loopback {
     PacketSink sinkFrom(int side) {
         return new PacketSink() {
             @Override
-            public void transmit(PacketBuffer buffer, int offset, int length) {
+            public boolean transmit(PacketBuffer buffer, int offset, int length) {
                 throw new UnsupportedOperationException("the loopback takes buffers over");
             }
 

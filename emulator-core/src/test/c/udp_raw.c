@@ -36,7 +36,7 @@ static int bound(const char *ip, int port) {
     setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof pmtu);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
     inet_pton(AF_INET, ip, &a.sin_addr);
-    if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0) { perror("bind"); exit(2); }
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0) { perror("bind"); exit(2); }
     return fd;
 }
 
@@ -64,6 +64,19 @@ static void *sender(void *arg) {
 
 static int iters;
 
+// Spins on a non-blocking receive; a lost datagram must not hang the benchmark, so give up after 10 s.
+static ssize_t spin_recv(int fd, char *buf, struct sockaddr_in *from, socklen_t *len) {
+    double deadline = now() + 10;
+    for (long spins = 0;; spins++) {
+        ssize_t r = recvfrom(fd, buf, size, MSG_DONTWAIT, (struct sockaddr *)from, len);
+        if (r >= 0) return r;
+        if ((spins & 1023) == 0 && now() > deadline) {
+            fprintf(stderr, "udp_raw: no datagram for 10 s (lost on loopback?)\n");
+            exit(3);
+        }
+    }
+}
+
 // Echoes every datagram back to its sender, busy-polling as softrnic's link does.
 static void *ponger(void *arg) {
     int fd = *(int *)arg;
@@ -71,9 +84,8 @@ static void *ponger(void *arg) {
     struct sockaddr_in from;
     for (int i = 0; i < iters; i++) {
         socklen_t len = sizeof from;
-        ssize_t r;
-        while ((r = recvfrom(fd, buf, size, MSG_DONTWAIT, (struct sockaddr *)&from, &len)) < 0) {}
-        sendto(fd, buf, r, 0, (struct sockaddr *)&from, len);
+        ssize_t r = spin_recv(fd, buf, &from, &len);
+        if (sendto(fd, buf, r, 0, (struct sockaddr *)&from, len) < 0) { perror("sendto"); exit(3); }
     }
     close(fd);
     return NULL;
@@ -95,8 +107,10 @@ static int pingpong(int port) {
     double *rtt = malloc(sizeof(double) * iters);
     for (int i = 0; i < iters; i++) {
         double t0 = now();
-        sendto(fd, buf, size, 0, (struct sockaddr *)&to, sizeof to);
-        while (recv(fd, buf, size, MSG_DONTWAIT) < 0) {}
+        if (sendto(fd, buf, size, 0, (struct sockaddr *)&to, sizeof to) < 0) { perror("sendto"); exit(3); }
+        struct sockaddr_in from;
+        socklen_t len = sizeof from;
+        spin_recv(fd, buf, &from, &len);
         rtt[i] = (now() - t0) * 1e6;
     }
     pthread_join(t, NULL);
@@ -109,6 +123,10 @@ int main(int argc, char **argv) {
     if (argc != 5) { fprintf(stderr, "usage: udp_raw rate SIZE SECONDS PORT | udp_raw pingpong SIZE ITERS PORT\n"); return 2; }
     size = atoi(argv[2]);
     int port = atoi(argv[4]);
+    if (size < 1 || size > 65000 || port < 1 || port > 65534 || atof(argv[3]) <= 0) {
+        fprintf(stderr, "udp_raw: SIZE must be 1..65000, PORT 1..65534, and SECONDS or ITERS positive\n");
+        return 2;
+    }
     if (strcmp(argv[1], "pingpong") == 0) {
         iters = atoi(argv[3]);
         return pingpong(port);

@@ -102,7 +102,7 @@ public final class PerfRun {
 
     private static final long PROGRESS_EVERY_NANOS = 200_000_000L;
     /** Latency samples kept (8 bytes each); later completions are not sampled. */
-    private static final int MAX_LATENCY_SAMPLES = 10_000_000;
+    private static final int MAX_LATENCY_SAMPLES = 1_000_000;
 
     private static PerfResult run(PerfOptions o, PerfLink link, PerfProgress progress) {
         Nic client = link.client();
@@ -166,7 +166,8 @@ public final class PerfRun {
                 long polledAt = System.nanoTime();
                 for (int i = 0; i < n; i++) {
                     if (wcs[i].status != WcStatus.SUCCESS) {
-                        error = wcs[i].status.ibvName() + " on QP 0x" + Integer.toHexString(wcs[i].qpNum);
+                        // the first error is the cause; flushes of the other requests follow it
+                        if (error == null) error = wcs[i].status.ibvName() + " on QP 0x" + Integer.toHexString(wcs[i].qpNum);
                         break;
                     }
                     for (Flow f : flows) {

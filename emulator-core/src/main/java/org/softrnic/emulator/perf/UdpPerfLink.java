@@ -42,13 +42,20 @@ final class UdpPerfLink implements PerfLink {
         InetAddress serverAddress = v6 ? clientAddress : next((Inet4Address) clientAddress);
         clientLink = bind(clientAddress, port, port, null);
         serverLink = bind(serverAddress, v6 ? 0 : port, port, clientLink);
-        if (v6) {
-            clientLink.route(serverAddress, serverLink.localPort());
-            serverLink.route(clientAddress, clientLink.localPort());
+        try {
+            if (v6) {
+                clientLink.route(serverAddress, serverLink.localPort());
+                serverLink.route(clientAddress, clientLink.localPort());
+            }
+            client = new Nic(config("soft0", clientAddress, port, clientLink.localPort(), seed), System::nanoTime,
+                    clientLink);
+            server = new Nic(config("soft1", serverAddress, port, serverLink.localPort(), seed + 1), System::nanoTime,
+                    serverLink);
+        } catch (RuntimeException e) {
+            closeQuietly(clientLink); // the caller never gets this link to close
+            closeQuietly(serverLink);
+            throw e;
         }
-        client = new Nic(config("soft0", clientAddress, port, clientLink.localPort(), seed), System::nanoTime, clientLink);
-        server = new Nic(config("soft1", serverAddress, port, serverLink.localPort(), seed + 1), System::nanoTime,
-                serverLink);
         describe = v6
                 ? "udp [::1] ports " + port + " <-> " + serverLink.localPort()
                         + " (RoCE port " + port + ", kernel sockets, one thread)"

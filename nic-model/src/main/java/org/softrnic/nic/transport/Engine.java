@@ -211,7 +211,6 @@ public final class Engine {
             return;
         }
         if (e == null) {
-            if (view.ecnBits() == Ecn.CE.bits) counters.inc(Counter.NP_ECN_MARKED_ROCE_PACKETS);
             e = view.verifyIcrc();
             if (e == null) counters.inc(Counter.RCVD_ICRC_VERIFIED);
             if (e == ParseError.ICRC_MISMATCH && link.acceptUnverifiable()) {
@@ -223,6 +222,7 @@ public final class Engine {
             counters.inc(e == ParseError.ICRC_MISMATCH ? Counter.DROP_BAD_ICRC : Counter.DROP_MALFORMED);
             return;
         }
+        if (view.ecnBits() == Ecn.CE.bits) counters.inc(Counter.NP_ECN_MARKED_ROCE_PACKETS);
         counters.inc(Counter.RCVD_PKTS);
         Opcode op = view.roce.opcode();
         if (op == Opcode.CNP) return; // congestion control is not modelled; a CNP needs no answer

@@ -227,10 +227,7 @@ final class Requester {
         fw.bth().ackReq(true);
         fw.reth().va(w.remoteAddr + w.sent).rkey(w.rkey).dlen((int) remaining);
         engine.transmit(0);
-        c.reqNoAckPackets = 0;
-        c.reqPsn = Psn.add(psn, packets);
-        c.reqOutstandingReadAtomic++;
-        finishMessage(c, w, Psn.add(psn, packets - 1));
+        awaitResponses(c, w, psn, packets);
     }
 
     private void sendAtomic(QpContext c, SendWqe w) {
@@ -243,10 +240,7 @@ final class Requester {
         long compare = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
         fw.atomicEth().va(w.remoteAddr).rkey(w.rkey).swapAdd(swapAdd).compare(compare);
         engine.transmit(0);
-        c.reqNoAckPackets = 0;
-        c.reqPsn = Psn.add(psn, 1);
-        c.reqOutstandingReadAtomic++;
-        finishMessage(c, w, psn);
+        awaitResponses(c, w, psn, 1);
     }
 
     /** FLUSH (IBTA 1.5 A19): FETH then RETH, no payload; answered by a zero-length READ response. */
@@ -258,7 +252,7 @@ final class Requester {
         fw.feth().set(w.flushType, w.flushLevel);
         fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.flushLength);
         engine.transmit(0);
-        oneResponsePacket(c, w, psn);
+        awaitResponses(c, w, psn, 1);
     }
 
     /** ATOMIC_WRITE: RETH and eight bytes written as one unit; answered by a zero-length READ response. */
@@ -270,14 +264,18 @@ final class Requester {
         fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen(8);
         copyPayload(w, fw, 8);
         engine.transmit(8);
-        oneResponsePacket(c, w, psn);
+        awaitResponses(c, w, psn, 1);
     }
 
-    private void oneResponsePacket(QpContext c, SendWqe w, int psn) {
+    /**
+     * After a request answered by responses (READ, atomic, FLUSH, ATOMIC_WRITE): the request carried AckReq, and
+     * its {@code responses} response packets take PSNs from {@code psn} on, as the responder numbers them.
+     */
+    private void awaitResponses(QpContext c, SendWqe w, int psn, int responses) {
         c.reqNoAckPackets = 0;
-        c.reqPsn = Psn.add(psn, 1);
+        c.reqPsn = Psn.add(psn, responses);
         c.reqOutstandingReadAtomic++;
-        finishMessage(c, w, psn);
+        finishMessage(c, w, Psn.add(psn, responses - 1));
     }
 
     private void armTimer(QpContext c) {

@@ -15,6 +15,7 @@ import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
 import jdk.net.ExtendedSocketOptions;
+import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.PacketSink;
 import org.softrnic.nic.mem.IntMap;
@@ -123,6 +124,11 @@ public final class UdpLink implements PacketSink, AutoCloseable {
 
     public int localPort() {
         return localPort;
+    }
+
+    /** What this socket does to the headers the ICRC covers: the profile a device on this link needs. */
+    public LinkProfile profile() {
+        return ipv6 ? LinkProfile.udpSocketIpv6(localPort) : LinkProfile.udpSocket(localPort);
     }
 
     public long sent() {

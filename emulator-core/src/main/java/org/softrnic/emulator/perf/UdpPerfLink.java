@@ -8,7 +8,6 @@ import java.net.InetAddress;
 import java.util.List;
 import org.softrnic.emulator.link.UdpLink;
 import org.softrnic.nic.DeviceAttributes;
-import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.cq.CompletionQueue;
@@ -47,10 +46,8 @@ final class UdpPerfLink implements PerfLink {
                 clientLink.route(serverAddress, serverLink.localPort());
                 serverLink.route(clientAddress, clientLink.localPort());
             }
-            client = new Nic(config("soft0", clientAddress, port, clientLink.localPort(), seed), System::nanoTime,
-                    clientLink);
-            server = new Nic(config("soft1", serverAddress, port, serverLink.localPort(), seed + 1), System::nanoTime,
-                    serverLink);
+            client = new Nic(config("soft0", clientAddress, port, clientLink, seed), System::nanoTime, clientLink);
+            server = new Nic(config("soft1", serverAddress, port, serverLink, seed + 1), System::nanoTime, serverLink);
         } catch (RuntimeException e) {
             closeQuietly(clientLink); // the caller never gets this link to close
             closeQuietly(serverLink);
@@ -73,9 +70,9 @@ final class UdpPerfLink implements PerfLink {
         }
     }
 
-    private static NicConfig config(String name, InetAddress a, int rocePort, int socketPort, long seed) {
-        LinkProfile profile = a instanceof Inet6Address ? LinkProfile.udpSocketIpv6(socketPort) : LinkProfile.udpSocket(socketPort);
-        return new NicConfig(name, List.of(Gid.of(a)), Mtu.MTU_4096, rocePort, seed, DeviceAttributes.rxeDefaults(), profile);
+    private static NicConfig config(String name, InetAddress a, int rocePort, UdpLink link, long seed) {
+        return new NicConfig(name, List.of(Gid.of(a)), Mtu.MTU_4096, rocePort, seed, DeviceAttributes.rxeDefaults(),
+                link.profile());
     }
 
     private static Inet4Address next(Inet4Address a) {

@@ -2,12 +2,10 @@ package org.softrnic.emulator.link;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import org.softrnic.nic.DeviceAttributes;
-import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.cq.CompletionQueue;
@@ -35,10 +33,8 @@ public final class UdpPair {
     public static Side side(String ip, int socketPort, int rocePort) throws Exception {
         InetAddress address = InetAddress.getByName(ip);
         UdpLink link = UdpLink.open(address, socketPort, rocePort);
-        LinkProfile profile = address instanceof Inet6Address ? LinkProfile.udpSocketIpv6(link.localPort())
-                : LinkProfile.udpSocket(link.localPort());
         NicConfig cfg = new NicConfig("soft-" + ip, List.of(Gid.parse(ip)), Mtu.MTU_1024, rocePort, 1,
-                DeviceAttributes.rxeDefaults(), profile);
+                DeviceAttributes.rxeDefaults(), link.profile());
         Nic nic = new Nic(cfg, System::nanoTime, link);
         var pd = nic.allocPd();
         MemorySegment mem = Arena.ofAuto().allocate(1 << 20, 8);

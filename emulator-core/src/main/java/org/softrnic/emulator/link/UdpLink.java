@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -22,6 +23,7 @@ import org.softrnic.nic.mem.IntMap;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.frame.Checksum;
+import org.softrnic.wire.frame.Ipv4;
 
 /**
  * RoCEv2 over a kernel UDP socket, IPv4 or IPv6 by the bound address.
@@ -72,15 +74,10 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         this.channel = channel;
         this.ipv6 = localAddress instanceof Inet6Address;
         this.ipUdp = (ipv6 ? 40 : 20) + 8;
-        this.localIp = ipv6 ? 0 : ipv4(localAddress);
+        this.localIp = ipv6 ? 0 : Ipv4.toInt((Inet4Address) localAddress);
         this.localIp6 = ipv6 ? localAddress.getAddress() : null;
         this.localPort = localPort;
         this.rocePort = rocePort;
-    }
-
-    private static int ipv4(InetAddress a) {
-        byte[] b = a.getAddress();
-        return (b[0] & 0xff) << 24 | (b[1] & 0xff) << 16 | (b[2] & 0xff) << 8 | (b[3] & 0xff);
     }
 
     /** A link whose socket port is also the RoCE port its packets carry. */
@@ -118,7 +115,7 @@ public final class UdpLink implements PacketSink, AutoCloseable {
             destinations6.removeIf(d -> MemorySegment.mismatch(d.address(), 0, 16, address, 0, 16) == -1);
             destinations6.add(new Destination6(address, to, true));
         } else {
-            routes.put(ipv4(peer), to);
+            routes.put(Ipv4.toInt((Inet4Address) peer), to);
         }
     }
 
@@ -175,8 +172,7 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         InetSocketAddress to = routes.get(dst);
         if (to != null) return to;
         to = destinations.get(dst);
-        if (to == null || to.getPort() != dport) destinations.put(dst, to = address(new byte[] {(byte) (dst >>> 24),
-                (byte) (dst >>> 16), (byte) (dst >>> 8), (byte) dst}, dport));
+        if (to == null || to.getPort() != dport) destinations.put(dst, to = new InetSocketAddress(Ipv4.addr(dst), dport));
         return to;
     }
 
@@ -190,17 +186,14 @@ public final class UdpLink implements PacketSink, AutoCloseable {
             }
         }
         byte[] ip = s.asSlice(at, 16).toArray(ValueLayout.JAVA_BYTE);
-        InetSocketAddress to = address(ip, dport);
+        InetSocketAddress to;
+        try {
+            to = new InetSocketAddress(InetAddress.getByAddress(ip), dport);
+        } catch (IOException e) {
+            throw new AssertionError(e); // 16 bytes are always an IPv6 address
+        }
         destinations6.add(new Destination6(MemorySegment.ofArray(ip), to, false));
         return to;
-    }
-
-    private static InetSocketAddress address(byte[] ip, int port) {
-        try {
-            return new InetSocketAddress(InetAddress.getByAddress(ip), port);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
     }
 
     /**
@@ -225,7 +218,7 @@ public final class UdpLink implements PacketSink, AutoCloseable {
             if ((address instanceof Inet6Address) != ipv6) return true; // an IPv4-mapped sender on an IPv6 socket
             lastSource = address;
             if (ipv6) System.arraycopy(address.getAddress(), 0, lastSourceIp6, 0, 16);
-            else lastSourceIp = ipv4(address);
+            else lastSourceIp = Ipv4.toInt((Inet4Address) address);
         }
         if (ipv6) writeHeaders6(len);
         else writeHeaders4(len);

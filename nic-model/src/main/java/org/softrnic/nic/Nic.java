@@ -13,6 +13,7 @@ import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.qp.InlineData;
 import org.softrnic.nic.qp.QpAttr;
 import org.softrnic.nic.qp.QpAttrMask;
 import org.softrnic.nic.qp.QpCaps;
@@ -56,10 +57,15 @@ public final class Nic {
     private int cqCount;
 
     public Nic(NicConfig config, Clock clock, PacketSink sink) {
+        this(config, clock, sink, java.lang.foreign.Arena.ofAuto());
+    }
+
+    /** A device whose native buffers come from {@code arena}, which its owner closes after the device is gone. */
+    public Nic(NicConfig config, Clock clock, PacketSink sink, java.lang.foreign.Arena arena) {
         this.config = config;
         this.clock = clock;
         this.keys = new KeyTable(config.seed());
-        this.engine = new Engine(counters, clock, keys, sink, config.gids(), config.rocePort(), config.link(), this::event);
+        this.engine = new Engine(counters, clock, keys, sink, config.gids(), config.rocePort(), config.link(), this::event, arena);
     }
 
     private void event(AsyncEvent e) {
@@ -176,8 +182,15 @@ public final class Nic {
      * with IBV_WC_BIND_MW (or IBV_WC_MW_BIND_ERR).
      */
     public void bindMw(QueuePair qp, MemoryWindow mw, long wrId, MemoryRegion mr, long addr, long length, int access) {
-        if (mw.type() != 1) throw error("ibv_bind_mw", Errno.EINVAL, "ibv_bind_mw binds type 1 windows; post IBV_WR_BIND_MW for type 2");
         SendWr wr = new SendWr(1);
+        bindMwRequest(wr, mw, wrId, mr, addr, length, access);
+        postSend(qp, wr);
+    }
+
+    /** Fills {@code wr} with the BIND_MW request that ibv_bind_mw posts for a type 1 window. */
+    public static void bindMwRequest(SendWr wr, MemoryWindow mw, long wrId, MemoryRegion mr, long addr, long length, int access) {
+        if (mw.type() != 1) throw error("ibv_bind_mw", Errno.EINVAL, "ibv_bind_mw binds type 1 windows; post IBV_WR_BIND_MW for type 2");
+        wr.numSge = 0;
         wr.wrId = wrId;
         wr.opcode = SendOpcode.BIND_MW;
         wr.sendFlags = SendFlags.SIGNALED;
@@ -187,7 +200,6 @@ public final class Nic {
         wr.bindAddr = addr;
         wr.bindLength = length;
         wr.bindAccess = access;
-        postSend(qp, wr);
     }
 
     // ---- CQ
@@ -378,12 +390,39 @@ public final class Nic {
     // ---- posting
 
     public void postSend(QueuePair qp, SendWr wr) {
+        postSend(qp, wr, null);
+    }
+
+    /**
+     * Posts {@code wr}; for an inline send, {@code inlineData} (when not null) holds the bytes its SGEs named,
+     * already copied by a provider that accepted the post on another thread.
+     */
+    public void postSend(QueuePair qp, SendWr wr, MemorySegment inlineData) {
+        String verb = "ibv_post_send";
+        if (qp.sq().isFull()) throw error(verb, Errno.ENOMEM, "send queue is full (max_send_wr " + qp.caps().maxSendWr() + ")");
+        long length = checkSend(qp, wr);
+        boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
+        SendWqe w = qp.sq().tail();
+        copy(wr, w, length, inline);
+        if (inline && inlineData != null) MemorySegment.copy(inlineData, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, w.inline, 0, (int) length);
+        else if (inline) copyInline(verb, qp, wr, w);
+        qp.sq().push();
+        QpState s = qp.state();
+        if (s == QpState.ERR || s == QpState.SQE) engine.flushSends(qp); // flushed at once, as rxe does
+        else engine.sendQueued(qp);
+    }
+
+    /**
+     * ibv_post_send's checks of one request, except the room in the send queue; returns the message length.
+     * Reads only the QP's type, caps and (volatile) state and the device's fixed configuration, so a provider
+     * may call it on the posting thread.
+     */
+    public long checkSend(QueuePair qp, SendWr wr) {
         String verb = "ibv_post_send";
         QpState s = qp.state();
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
             throw error(verb, Errno.EINVAL, qp + ": sends need RTS");
         }
-        if (qp.sq().isFull()) throw error(verb, Errno.ENOMEM, "send queue is full (max_send_wr " + qp.caps().maxSendWr() + ")");
         if (wr.numSge < 0 || wr.numSge > qp.caps().maxSendSge()) {
             throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_send_sge " + qp.caps().maxSendSge());
         }
@@ -423,12 +462,7 @@ public final class Nic {
                 throw error(verb, Errno.EINVAL, "UD message of " + length + " bytes exceeds the MTU " + config.activeMtu().bytes);
             }
         }
-        SendWqe w = qp.sq().tail();
-        copy(wr, w, length, inline);
-        if (inline) copyInline(verb, qp, wr, w, (int) length);
-        qp.sq().push();
-        if (s == QpState.ERR || s == QpState.SQE) engine.flushSends(qp); // flushed at once, as rxe does
-        else engine.sendQueued(qp);
+        return length;
     }
 
     private static void copy(SendWr wr, SendWqe w, long length, boolean inline) {
@@ -439,38 +473,29 @@ public final class Nic {
         w.status = null;
     }
 
-    /**
-     * Inline data is copied at post time. Java cannot read a raw address safely, so an inline SGE must still
-     * name registered memory through its lkey (rdma-core ignores the lkey of inline SGEs).
-     */
-    private void copyInline(String verb, QueuePair qp, SendWr wr, SendWqe w, int length) {
-        int at = 0;
-        for (int i = 0; i < wr.numSge; i++) {
-            var sge = wr.sgList[i];
-            MemoryRegion mr = keys.byLkey(sge.lkey);
-            if (mr == null || mr.check(qp.pd(), 0, sge.addr, Integer.toUnsignedLong(sge.length)) != null) {
-                throw error(verb, Errno.EINVAL, "inline SGE " + i + " is not inside a registered region (lkey 0x"
-                        + Integer.toHexString(sge.lkey) + ")");
-            }
-            MemorySegment.copy(mr.segment(), java.lang.foreign.ValueLayout.JAVA_BYTE, mr.offsetOf(sge.addr), w.inline, at,
-                    sge.length);
-            at += sge.length;
-        }
-        assert at == length;
+    private void copyInline(String verb, QueuePair qp, SendWr wr, SendWqe w) {
+        String bad = InlineData.copy(wr, qp.pd(), keys::byLkey, w.inline);
+        if (bad != null) throw error(verb, Errno.EINVAL, bad);
     }
 
     public void postRecv(QueuePair qp, RecvWr wr) {
+        String verb = "ibv_post_recv";
+        checkRecv(qp, wr);
+        if (qp.rq().isFull()) throw error(verb, Errno.ENOMEM, "receive queue is full (max_recv_wr " + qp.caps().maxRecvWr() + ")");
+        RecvWqe w = qp.rq().tail();
+        w.copyFrom(wr);
+        qp.rq().push();
+        engine.recvQueued(qp);
+    }
+
+    /** ibv_post_recv's checks except the room in the queue; thread-safe as {@link #checkSend} is. */
+    public void checkRecv(QueuePair qp, RecvWr wr) {
         String verb = "ibv_post_recv";
         if (qp.srq() != null) throw error(verb, Errno.EINVAL, qp + " receives from an SRQ");
         if (qp.state() == QpState.RESET) throw error(verb, Errno.EINVAL, qp + ": receives need INIT or later");
         if (wr.numSge < 0 || wr.numSge > qp.caps().maxRecvSge()) {
             throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_recv_sge " + qp.caps().maxRecvSge());
         }
-        if (qp.rq().isFull()) throw error(verb, Errno.ENOMEM, "receive queue is full (max_recv_wr " + qp.caps().maxRecvWr() + ")");
-        RecvWqe w = qp.rq().tail();
-        w.copyFrom(wr);
-        qp.rq().push();
-        engine.recvQueued(qp);
     }
 
     // ---- packets and time

@@ -2,6 +2,7 @@ package org.softrnic.emulator.config;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.Mtu;
@@ -18,9 +19,11 @@ import org.softrnic.wire.frame.Udp;
  * @param udpPort RoCEv2 UDP port; 4791 unless several soft RNICs share one host
  * @param link    the link spec, as --link takes it (inproc, udp[:ADDR[:PORT]], ...)
  * @param seed    seeds keys and QP numbers
+ * @param faults  fault injection on this device's outgoing links of the in-process fabric
+ * @param linkFaults faults on the link from this device to the named peer, in place of {@code faults}
  */
 public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Integer udpPort, String link, Long seed,
-                             LimitsConfig limits, FaultConfig faults) {
+                             LimitsConfig limits, FaultConfig faults, Map<String, FaultConfig> linkFaults) {
     public SoftRnicConfig {
         if (name == null || name.isBlank()) name = "softrnic0";
         if (gids == null || gids.isEmpty()) throw new ConfigException("gids: at least one GID (an IP address) is required");
@@ -44,6 +47,12 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         seed = seed == null ? 1L : seed;
         limits = limits == null ? LimitsConfig.DEFAULTS : limits;
         faults = faults == null ? FaultConfig.NONE : faults;
+        linkFaults = linkFaults == null ? Map.of() : Map.copyOf(linkFaults);
+    }
+
+    public SoftRnicConfig(String name, List<String> gids, Integer mtu, Integer udpPort, String link, Long seed,
+                          LimitsConfig limits, FaultConfig faults) {
+        this(name, gids, mtu, udpPort, link, seed, limits, faults, null);
     }
 
     /** The nic-model configuration of this device. */
@@ -67,6 +76,7 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         private Long seed;
         private LimitsConfig limits;
         private FaultConfig faults;
+        private final Map<String, FaultConfig> linkFaults = new java.util.HashMap<>();
 
         public Builder name(String v) { name = v; return this; }
         public Builder gid(String v) { gids.add(v); return this; }
@@ -76,9 +86,11 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         public Builder seed(long v) { seed = v; return this; }
         public Builder limits(LimitsConfig v) { limits = v; return this; }
         public Builder faults(FaultConfig v) { faults = v; return this; }
+        /** Faults on the link to {@code peer} only. */
+        public Builder linkFaults(String peer, FaultConfig v) { linkFaults.put(peer, v); return this; }
 
         public SoftRnicConfig build() {
-            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults);
+            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults);
         }
     }
 }

@@ -54,7 +54,7 @@ public final class UdpLink implements PacketSink, AutoCloseable {
     private final byte[] localIp6;
     private final int localPort;
     private final int rocePort;
-    private final PacketBuffer rx = PacketBuffer.allocate(Arena.ofAuto(), 65536);
+    private final PacketBuffer rx;
     /** IPv4: by destination address; one peer port per address, as RoCEv2 has (a changed port replaces it). */
     private final IntMap<InetSocketAddress> destinations = new IntMap<>();
     private final IntMap<InetSocketAddress> routes = new IntMap<>();
@@ -70,8 +70,9 @@ public final class UdpLink implements PacketSink, AutoCloseable {
 
     private record Destination6(MemorySegment address, InetSocketAddress to, boolean routed) {}
 
-    private UdpLink(DatagramChannel channel, InetAddress localAddress, int localPort, int rocePort) {
+    private UdpLink(DatagramChannel channel, InetAddress localAddress, int localPort, int rocePort, Arena arena) {
         this.channel = channel;
+        this.rx = PacketBuffer.allocate(arena, 65536);
         this.ipv6 = localAddress instanceof Inet6Address;
         this.ipUdp = (ipv6 ? 40 : 20) + 8;
         this.localIp = ipv6 ? 0 : Ipv4.toInt((Inet4Address) localAddress);
@@ -90,6 +91,11 @@ public final class UdpLink implements PacketSink, AutoCloseable {
      * {@code address:socketPort}; packets name {@code rocePort} as their UDP destination.
      */
     public static UdpLink open(InetAddress address, int socketPort, int rocePort) throws IOException {
+        return open(address, socketPort, rocePort, Arena.ofAuto());
+    }
+
+    /** As {@link #open(InetAddress, int, int)}, its receive buffer from {@code arena}. */
+    public static UdpLink open(InetAddress address, int socketPort, int rocePort, Arena arena) throws IOException {
         boolean v6 = address instanceof Inet6Address;
         DatagramChannel ch = DatagramChannel.open(v6 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
         try {
@@ -103,7 +109,7 @@ public final class UdpLink implements PacketSink, AutoCloseable {
             ch.close();
             throw e;
         }
-        return new UdpLink(ch, address, ((InetSocketAddress) ch.getLocalAddress()).getPort(), rocePort);
+        return new UdpLink(ch, address, ((InetSocketAddress) ch.getLocalAddress()).getPort(), rocePort, arena);
     }
 
     /** Packets for {@code peer} go to its socket port {@code port} instead of the RoCE port they carry. */
@@ -262,6 +268,11 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         Be.u16(s, udp + 2, rocePort);
         Be.u16(s, udp + 4, 8 + payload);
         Be.u16(s, udp + 6, 0);
+    }
+
+    /** Registers the socket for reads, so a device's loop can sleep until a datagram comes. */
+    public java.nio.channels.SelectionKey register(java.nio.channels.Selector selector) throws IOException {
+        return channel.register(selector, java.nio.channels.SelectionKey.OP_READ);
     }
 
     @Override

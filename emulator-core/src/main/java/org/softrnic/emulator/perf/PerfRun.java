@@ -49,43 +49,10 @@ public final class PerfRun {
 
     /** Parses --link: inproc, udp (127.0.0.1 and 127.0.0.2, port 4791), udp:127.x.y.z[:PORT] or udp:[::1][:PORT]. */
     static PerfLink link(String spec, double loss, long seed) {
-        if (spec.equals("inproc")) return new SimPerfLink(loss, seed);
-        if (!spec.equals("udp") && !spec.startsWith("udp:")) {
-            throw new IllegalArgumentException("--link " + spec + ": perf runs over inproc or udp[:ADDR[:PORT]]; the frame"
-                    + " port links are not built yet");
-        }
+        org.softrnic.emulator.link.LinkSpec link = org.softrnic.emulator.link.LinkSpec.parse(spec);
+        if (link.kind() == org.softrnic.emulator.link.LinkSpec.Kind.INPROC) return new SimPerfLink(loss, seed);
         if (loss > 0) throw new IllegalArgumentException("--loss injects faults on the in-process fabric only");
-        String rest = spec.equals("udp") ? "127.0.0.1" : spec.substring(4);
-        // udp:ADDR[:PORT] with an IPv4 ADDR, or udp:[ADDR][:PORT] with an IPv6 one
-        String host = rest;
-        String portText = null;
-        if (rest.startsWith("[")) {
-            int close = rest.indexOf(']');
-            if (close < 0 || (close + 1 < rest.length() && rest.charAt(close + 1) != ':')) {
-                throw new IllegalArgumentException("--link " + spec + ": an IPv6 address is written udp:[ADDR][:PORT]");
-            }
-            host = rest.substring(1, close);
-            if (close + 1 < rest.length()) portText = rest.substring(close + 2);
-        } else if (rest.contains(":")) {
-            String[] parts = rest.split(":", -1);
-            if (parts.length > 2) throw new IllegalArgumentException("--link " + spec + ": write an IPv6 address as udp:[ADDR][:PORT]");
-            host = parts[0];
-            portText = parts[1];
-        }
-        int port = org.softrnic.wire.frame.Udp.ROCE_PORT;
-        try {
-            if (portText != null) port = Integer.parseInt(portText);
-            if (port < 1 || port > 65535) throw new NumberFormatException();
-            java.net.InetAddress address;
-            try {
-                address = java.net.InetAddress.ofLiteral(host); // an address, never a name to look up
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--link " + spec + ": '" + host + "' is not an IP address");
-            }
-            return new UdpPerfLink(address, port, seed);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--link " + spec + ": the port must be 1..65535");
-        }
+        return new UdpPerfLink(link.address(), link.port(), seed);
     }
 
     public static PerfResult run(PerfOptions o) {

@@ -1,32 +1,60 @@
 package org.softrnic.nic.cq;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * A completion queue: a ring of preallocated work completions. When it is full, the next completion
  * overflows it: the CQ goes into error (IBV_EVENT_CQ_ERR) and the device moves its QPs to ERR.
+ *
+ * <p>One thread produces (the device's engine); any number of threads may {@link #poll} and
+ * {@link #requestNotify} at the same time, without locks. Each slot carries a sequence number (a bounded
+ * queue in the manner of D. Vyukov's): {@code pos} when free for the producer at {@code pos},
+ * {@code pos + 1} once filled, and {@code pos + capacity} again after a consumer has copied it out.
  */
 public final class CompletionQueue {
     /** Arming for the next completion event, as ibv_req_notify_cq's solicited_only argument. */
     public enum Notify { NONE, NEXT_COMPLETION, SOLICITED }
 
+    private static final VarHandle SEQ = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle HEAD;
+    private static final VarHandle ARMED;
+
+    static {
+        try {
+            HEAD = MethodHandles.lookup().findVarHandle(CompletionQueue.class, "head", long.class);
+            ARMED = MethodHandles.lookup().findVarHandle(CompletionQueue.class, "armed", Notify.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final int handle;
     private final WorkCompletion[] ring;
-    private int head;
-    private int count;
-    private boolean overflowed;
-    private Notify armed = Notify.NONE;
+    private final long[] seq;
+    /** Producer only. */
+    private long tail;
+    private volatile long head;
+    private volatile boolean overflowed;
+    private volatile Notify armed = Notify.NONE;
     private int users;
     private Runnable eventHandler = () -> { };
 
     public CompletionQueue(int handle, int cqe) {
         this.handle = handle;
         this.ring = new WorkCompletion[cqe];
-        for (int i = 0; i < cqe; i++) ring[i] = new WorkCompletion();
+        this.seq = new long[cqe];
+        for (int i = 0; i < cqe; i++) {
+            ring[i] = new WorkCompletion();
+            seq[i] = i;
+        }
     }
 
     public int handle() { return handle; }
     /** The number of entries, as ibv_create_cq reports it in cqe. */
     public int capacity() { return ring.length; }
-    public int size() { return count; }
+    /** Completions not yet polled (a snapshot when other threads poll). */
+    public int size() { return (int) Math.max(0, tail - head); }
     public boolean overflowed() { return overflowed; }
     public int users() { return users; }
     public void attach() { users++; }
@@ -41,24 +69,33 @@ public final class CompletionQueue {
         armed = solicitedOnly ? Notify.SOLICITED : Notify.NEXT_COMPLETION;
     }
 
+    private int index(long pos) {
+        return (int) (pos % ring.length);
+    }
+
     /**
      * The slot for the next completion, or null when the CQ is full (it is then in error). The caller
      * fills the slot and then calls {@link #commit(boolean)}.
      */
     public WorkCompletion reserve() {
         if (overflowed) return null;
-        if (count == ring.length) {
+        int i = index(tail);
+        if ((long) SEQ.getAcquire(seq, i) != tail) {
             overflowed = true;
             return null;
         }
-        return ring[(head + count) % ring.length].clear();
+        return ring[i].clear();
     }
 
     public void commit(boolean solicited) {
-        count++;
-        WorkCompletion wc = ring[(head + count - 1) % ring.length];
-        if (armed == Notify.NEXT_COMPLETION || (armed == Notify.SOLICITED && (solicited || wc.status != WcStatus.SUCCESS))) {
-            armed = Notify.NONE;
+        int i = index(tail);
+        WorkCompletion wc = ring[i];
+        boolean error = wc.status != WcStatus.SUCCESS;
+        SEQ.setRelease(seq, i, tail + 1);
+        tail++;
+        Notify a = armed;
+        if ((a == Notify.NEXT_COMPLETION || (a == Notify.SOLICITED && (solicited || error)))
+                && ARMED.compareAndSet(this, a, Notify.NONE)) {
             eventHandler.run();
         }
     }
@@ -69,12 +106,19 @@ public final class CompletionQueue {
     }
 
     public int poll(WorkCompletion[] out, int max) {
-        int n = Math.min(max, count);
-        for (int i = 0; i < n; i++) {
-            out[i].copyFrom(ring[head]);
-            head = (head + 1) % ring.length;
+        int limit = Math.min(max, out.length);
+        while (true) {
+            long h = head;
+            int n = 0;
+            while (n < limit && (long) SEQ.getAcquire(seq, index(h + n)) == h + n + 1) n++;
+            if (n == 0) return 0;
+            if (!HEAD.compareAndSet(this, h, h + n)) continue; // another poller took them first
+            for (int k = 0; k < n; k++) {
+                int i = index(h + k);
+                out[k].copyFrom(ring[i]);
+                SEQ.setRelease(seq, i, h + k + ring.length);
+            }
+            return n;
         }
-        count -= n;
-        return n;
     }
 }

@@ -24,6 +24,30 @@ public final class QpAttr {
     public int maxDestRdAtomic;
     public int destQpNum;
 
+    /** A copy, as ibv_query_qp fills the caller's struct. */
+    public QpAttr copy() {
+        QpAttr a = new QpAttr();
+        a.qpState = qpState;
+        a.curQpState = curQpState;
+        a.sqDrainNotify = sqDrainNotify;
+        a.qpAccessFlags = qpAccessFlags;
+        a.pkeyIndex = pkeyIndex;
+        a.portNum = portNum;
+        a.qkey = qkey;
+        a.ahAttr = ahAttr;
+        a.pathMtu = pathMtu;
+        a.timeout = timeout;
+        a.retryCnt = retryCnt;
+        a.rnrRetry = rnrRetry;
+        a.rqPsn = rqPsn;
+        a.maxRdAtomic = maxRdAtomic;
+        a.minRnrTimer = minRnrTimer;
+        a.sqPsn = sqPsn;
+        a.maxDestRdAtomic = maxDestRdAtomic;
+        a.destQpNum = destQpNum;
+        return a;
+    }
+
     public QpAttr state(QpState s) {
         this.qpState = s;
         return this;

@@ -19,7 +19,8 @@ public final class QueuePair {
     private final Ring<SendWqe> sq;
     private final Ring<RecvWqe> rq;
     private final QpAttr attr = new QpAttr();
-    private QpState state = QpState.RESET;
+    /** Volatile: a provider checks posts against it on application threads. */
+    private volatile QpState state = QpState.RESET;
 
     public QueuePair(int qpn, QpType type, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
                      SharedReceiveQueue srq, QpCaps caps, boolean sqSigAll) {

@@ -1,5 +1,7 @@
 package org.softrnic.nic.qp;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.IntFunction;
 
 /**
@@ -12,6 +14,17 @@ public final class Ring<T> {
     private final IntFunction<T> factory;
     private int head;
     private int count;
+    /** Entries popped or cleared so far, published for a provider that posts from other threads. */
+    private long retired;
+    private static final VarHandle RETIRED;
+
+    static {
+        try {
+            RETIRED = MethodHandles.lookup().findVarHandle(Ring.class, "retired", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     public Ring(int capacity, IntFunction<T> factory) {
         slots = new Object[Math.max(1, capacity)];
@@ -49,14 +62,24 @@ public final class Ring<T> {
         return (T) slots[(head + i) % slots.length];
     }
 
+    /**
+     * How many entries have left the ring since it was made. Safe to read from any thread: a provider that
+     * accepts posts on application threads counts what it posted against this to know the free room.
+     */
+    public long retired() {
+        return (long) RETIRED.getAcquire(this);
+    }
+
     public void pop() {
         if (count == 0) throw new IllegalStateException("ring empty");
+        RETIRED.setRelease(this, retired + 1);
         head = (head + 1) % slots.length;
         // An emptied ring starts over at slot 0, so a QP that keeps k requests outstanding touches k slots.
         if (--count == 0) head = 0;
     }
 
     public void clear() {
+        RETIRED.setRelease(this, retired + count);
         head = 0;
         count = 0;
     }

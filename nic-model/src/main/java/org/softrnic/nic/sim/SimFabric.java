@@ -12,7 +12,6 @@ import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.time.VirtualClock;
 import org.softrnic.wire.PacketBuffer;
-import org.softrnic.wire.frame.Checksum;
 import org.softrnic.wire.frame.Ecn;
 
 /**
@@ -134,7 +133,7 @@ public final class SimFabric {
             if (tracing) trace.add(new Packet(now, at, from, bytes, true, false));
             return;
         }
-        if (faults.ecnMark() > 0 && random.nextDouble() < faults.ecnMark()) markCongestion(bytes);
+        if (faults.ecnMark() > 0 && random.nextDouble() < faults.ecnMark()) Ecn.markCongestion(java.lang.foreign.MemorySegment.ofArray(bytes), 0);
         if (tracing) trace.add(p);
         inFlight.add(new InFlight(at, seq++, to, bytes));
         if (faults.duplicate() > 0 && random.nextDouble() < faults.duplicate()) {
@@ -142,25 +141,6 @@ public final class SimFabric {
             if (tracing) trace.add(new Packet(now, dupAt, from, bytes, false, true));
             inFlight.add(new InFlight(dupAt, seq++, to, bytes));
         }
-    }
-
-    /** Sets ECN to CE on an ECN-capable packet, as RFC 3168 lets a congested router do; others pass as they are. */
-    private static void markCongestion(byte[] ip) {
-        boolean v4 = (ip[0] & 0xf0) == 0x40;
-        int ecn = v4 ? ip[1] & 3 : (ip[1] >>> 4) & 3;
-        if (ecn == Ecn.NOT_ECT.bits || ecn == Ecn.CE.bits) return;
-        if (!v4) {
-            ip[1] |= 0x30;
-            return;
-        }
-        ip[1] |= 3;
-        int ihl = (ip[0] & 0xf) * 4;
-        ip[10] = 0;
-        ip[11] = 0;
-        var header = java.lang.foreign.MemorySegment.ofArray(ip);
-        int sum = Checksum.finish(Checksum.add(0, header, 0, ihl));
-        ip[10] = (byte) (sum >>> 8);
-        ip[11] = (byte) sum;
     }
 
     /** Injects raw bytes as if they arrived at {@code nic} now. */

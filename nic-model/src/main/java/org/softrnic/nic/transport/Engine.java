@@ -70,8 +70,12 @@ public final class Engine {
     final Responder responder = new Responder(this);
     final Completer completer = new Completer(this);
 
+    /** Native buffers come from {@code arena}; the device's owner closes it when the device is gone. */
+    final Arena arena;
+
     public Engine(Counters counters, Clock clock, KeyTable keys, PacketSink sink, List<Gid> gids, int rocePort,
-                  LinkProfile link, Consumer<AsyncEvent> events) {
+                  LinkProfile link, Consumer<AsyncEvent> events, Arena arena) {
+        this.arena = arena;
         this.link = link;
         this.counters = counters;
         this.clock = clock;
@@ -81,7 +85,7 @@ public final class Engine {
         this.rocePort = rocePort;
         this.events = events;
         this.view = new FrameView(rocePort);
-        this.tx = PacketBuffer.allocate(Arena.ofAuto(), PacketSink.BUFFER_BYTES);
+        this.tx = PacketBuffer.allocate(arena, PacketSink.BUFFER_BYTES);
     }
 
     public void addQp(QueuePair qp) {

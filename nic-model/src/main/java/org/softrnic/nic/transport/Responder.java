@@ -1,6 +1,5 @@
 package org.softrnic.nic.transport;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -44,7 +43,8 @@ final class Responder {
     static final int GRH_BYTES = 40;
 
     private final Engine engine;
-    private final MemorySegment grh = Arena.ofAuto().allocate(GRH_BYTES);
+    /** Made on the first UD receive, from the device's arena. */
+    private MemorySegment grh;
     /** The states the last packet went through, for tests and traces. */
     State last;
 
@@ -555,6 +555,7 @@ final class Responder {
         } else if (GRH_BYTES + (long) len > w.length) {
             status = WcStatus.LOC_LEN_ERR;
         } else {
+            if (grh == null) grh = engine.arena.allocate(GRH_BYTES);
             grh.fill((byte) 0);
             if (v.ipVersion() == 4) {
                 MemorySegment.copy(v.buffer().segment, v.ipOffset(), grh, 20, 20);

@@ -1,0 +1,228 @@
+package org.softrnic.emulator.fabric;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.softrnic.emulator.concurrent.SlotRing;
+import org.softrnic.nic.LinkProfile;
+import org.softrnic.nic.Nic;
+import org.softrnic.nic.PacketSink;
+import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.sim.LinkFaults;
+import org.softrnic.wire.PacketBuffer;
+import org.softrnic.wire.frame.Ecn;
+
+/**
+ * One device's attachment to an {@link InprocFabric}. Sending hands the device's buffer itself to the
+ * receiver's inbound queue and gives the device a free one back, so a packet is never copied on the way;
+ * the receiver holds frames back until their (fault-injected) due time and returns them to their sender.
+ * Allocation stops once the port has made its frames.
+ */
+public final class InprocPort implements Port {
+    /** Frames a port can have in flight; past this a send is refused and the device counts send_err. */
+    static final int MAX_FRAMES = 2048;
+    private static final int INBOUND = 4096;
+
+    private static final class Cell {
+        Frame frame;
+    }
+
+    private final InprocFabric fabric;
+    final int index;
+    final String name;
+    final List<Gid> gids;
+    final LinkFaults faults;
+    private final long seed;
+    private final SlotRing<Cell> inbound = new SlotRing<>(INBOUND, i -> new Cell());
+    private final SlotRing<Cell> returned = new SlotRing<>(MAX_FRAMES, i -> new Cell());
+    private final ArrayDeque<Frame> free = new ArrayDeque<>();
+    private final FrameHeap held = new FrameHeap();
+    private SplittableRandom[] randoms = new SplittableRandom[0];
+    private int made;
+    private long order;
+    private volatile long dropped;
+    private volatile boolean asleep;
+    private volatile Thread loop;
+
+    InprocPort(InprocFabric fabric, int index, String name, List<Gid> gids, LinkFaults faults, long seed) {
+        this.fabric = fabric;
+        this.index = index;
+        this.name = name;
+        this.gids = List.copyOf(gids);
+        this.faults = faults;
+        this.seed = seed;
+    }
+
+    @Override
+    public LinkProfile profile() {
+        return LinkProfile.FRAMES;
+    }
+
+    @Override
+    public Arena arena() {
+        return fabric.arena();
+    }
+
+    @Override
+    public void bind(Thread loop) {
+        this.loop = loop;
+    }
+
+    @Override
+    public long dropped() {
+        return dropped;
+    }
+
+    @Override
+    public boolean transmit(PacketBuffer buffer, int offset, int length) {
+        return send(buffer, offset, length, true) != null;
+    }
+
+    @Override
+    public PacketBuffer handOver(PacketBuffer buffer, int offset, int length) {
+        return send(buffer, offset, length, false);
+    }
+
+    /** Sends the packet in a frame of this port's (a copy) or in {@code buffer} itself; returns the device's next buffer. */
+    private PacketBuffer send(PacketBuffer buffer, int offset, int length, boolean copy) {
+        InprocPort to = fabric.route(buffer.segment, offset);
+        if (to == null) {
+            dropped++; // no device has that address: gone, as on a real network
+            return buffer;
+        }
+        LinkFaults f = fabric.faults(this, to);
+        SplittableRandom r = random(to.index);
+        if (f.loss() > 0 && r.nextDouble() < f.loss()) {
+            dropped++;
+            return buffer;
+        }
+        Frame frame = take();
+        if (frame == null) return null;
+        PacketBuffer back = buffer;
+        if (copy) {
+            MemorySegment.copy(buffer.segment, offset, frame.buffer.segment, offset, length);
+        } else {
+            back = frame.buffer;
+            frame.buffer = buffer;
+        }
+        frame.offset = offset;
+        frame.length = length;
+        frame.due = System.nanoTime() + f.delayNanos() + (f.jitterNanos() > 0 ? r.nextLong(f.jitterNanos()) : 0);
+        if (f.reorder() > 0 && r.nextDouble() < f.reorder()) frame.due += f.delayNanos() + 1;
+        if (f.ecnMark() > 0 && r.nextDouble() < f.ecnMark()) Ecn.markCongestion(frame.buffer.segment, offset);
+        if (f.duplicate() > 0 && r.nextDouble() < f.duplicate()) {
+            Frame twin = take();
+            if (twin != null) {
+                MemorySegment.copy(frame.buffer.segment, offset, twin.buffer.segment, offset, length);
+                twin.offset = offset;
+                twin.length = length;
+                twin.due = frame.due + 1 + r.nextLong(f.delayNanos() + 1);
+                send(to, twin);
+            }
+        }
+        send(to, frame);
+        return back;
+    }
+
+    private SplittableRandom random(int to) {
+        if (to >= randoms.length) randoms = java.util.Arrays.copyOf(randoms, Math.max(to + 1, randoms.length * 2));
+        SplittableRandom r = randoms[to];
+        if (r == null) randoms[to] = r = new SplittableRandom(seed * 31 + to);
+        return r;
+    }
+
+    private void send(InprocPort to, Frame frame) {
+        if (!to.accept(frame)) {
+            dropped++;
+            free.push(frame);
+        }
+    }
+
+    /** Sender's thread: queues a frame for this port. */
+    private boolean accept(Frame frame) {
+        long pos = inbound.tryClaim();
+        if (pos < 0) return false;
+        inbound.slot(pos).frame = frame;
+        inbound.publish(pos);
+        wakeup();
+        return true;
+    }
+
+    /** A free frame of this port's own, or null when all are in flight. */
+    private Frame take() {
+        Frame f = free.poll();
+        if (f != null) return f;
+        for (Cell c; (c = returned.peek()) != null; returned.release()) {
+            free.push(c.frame);
+            c.frame = null;
+        }
+        f = free.poll();
+        if (f != null || made >= MAX_FRAMES) return f;
+        made++;
+        return new Frame(this, PacketBuffer.allocate(fabric.arena(), PacketSink.BUFFER_BYTES));
+    }
+
+    /** Receiver's thread: the frame goes home to the port that sent it. */
+    private void giveBack(Frame f) {
+        if (f.owner == this) {
+            free.push(f);
+            return;
+        }
+        long pos = f.owner.returned.tryClaim(); // never full: it holds at most the owner's own frames
+        f.owner.returned.slot(pos).frame = f;
+        f.owner.returned.publish(pos);
+    }
+
+    @Override
+    public int poll(Nic nic, int budget) {
+        for (Cell c; (c = inbound.peek()) != null; inbound.release()) {
+            c.frame.order = order++;
+            held.add(c.frame);
+            c.frame = null;
+        }
+        if (held.isEmpty()) return 0;
+        long now = System.nanoTime();
+        int n = 0;
+        while (n < budget && !held.isEmpty() && held.peek().due <= now) {
+            Frame f = held.poll();
+            nic.receive(f.buffer, f.offset, f.length);
+            giveBack(f);
+            n++;
+        }
+        return n;
+    }
+
+    @Override
+    public void await(long deadline, BooleanSupplier idle) {
+        asleep = true;
+        try {
+            if (!idle.getAsBoolean() || !inbound.isEmpty()) return;
+            Frame next = held.peek();
+            long until = next == null ? deadline : Math.min(deadline, next.due);
+            long wait = until - System.nanoTime();
+            if (wait > 0) LockSupport.parkNanos(this, wait);
+        } finally {
+            asleep = false;
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        Thread t = loop;
+        if (asleep && t != null) LockSupport.unpark(t);
+    }
+
+    @Override
+    public void close() {
+        fabric.detach(this);
+    }
+
+    @Override
+    public String toString() {
+        return "inproc port " + name;
+    }
+}

@@ -1,0 +1,41 @@
+package org.softrnic.emulator.fabric;
+
+import org.softrnic.nic.LinkProfile;
+import org.softrnic.nic.Nic;
+import org.softrnic.nic.PacketSink;
+
+/**
+ * A soft RNIC's attachment to a fabric, driven by the device's event loop: packets go out through the
+ * {@link PacketSink} side and come in through {@link #poll}; between bursts the loop sleeps in
+ * {@link #await} until a packet comes, another thread calls {@link #wakeup}, or its deadline passes.
+ */
+public interface Port extends PacketSink, AutoCloseable {
+    /** Hands up to {@code budget} received packets to {@code nic}; returns how many. Loop thread only. */
+    int poll(Nic nic, int budget);
+
+    /**
+     * Sleeps until a packet may be waiting, {@link #wakeup} is called, or {@code deadline} (System.nanoTime)
+     * passes; does not sleep at all if {@code idle} turns false once the port has marked itself asleep, so a
+     * wakeup that raced with falling asleep is never lost.
+     */
+    void await(long deadline, java.util.function.BooleanSupplier idle);
+
+    /** Ends an {@link #await} early; any thread, and cheap when the loop is not asleep. */
+    void wakeup();
+
+    /** Where the device's own packet buffers come from: they may travel the fabric, so they live as long as it. */
+    java.lang.foreign.Arena arena();
+
+    /** What this port does to the headers the ICRC covers. */
+    LinkProfile profile();
+
+    /** Called once on the loop thread before it polls. */
+    default void bind(Thread loop) {
+    }
+
+    /** Packets this port dropped on the way out (loss injected, no such destination, full queues). */
+    long dropped();
+
+    @Override
+    void close();
+}

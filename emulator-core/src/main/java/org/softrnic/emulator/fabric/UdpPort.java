@@ -1,0 +1,106 @@
+package org.softrnic.emulator.fabric;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.net.InetAddress;
+import java.nio.channels.Selector;
+import java.util.function.BooleanSupplier;
+import org.softrnic.emulator.link.UdpLink;
+import org.softrnic.nic.LinkProfile;
+import org.softrnic.nic.Nic;
+import org.softrnic.wire.PacketBuffer;
+
+/** A device's port on RoCEv2 over a kernel UDP socket ({@link UdpLink}); its loop sleeps in a selector. */
+public final class UdpPort implements Port {
+    private final Arena arena = Arena.ofShared();
+    private final UdpLink link;
+    private final Selector selector;
+    private volatile boolean asleep;
+
+    private UdpPort(InetAddress address, int socketPort, int rocePort) throws IOException {
+        UdpLink l = null;
+        Selector s = null;
+        try {
+            l = UdpLink.open(address, socketPort, rocePort, arena);
+            s = Selector.open();
+            l.register(s);
+        } catch (IOException | RuntimeException e) {
+            if (l != null) l.close();
+            if (s != null) s.close();
+            arena.close();
+            throw e;
+        }
+        this.link = l;
+        this.selector = s;
+    }
+
+    /** Binds {@code address:socketPort} (0 picks a free port); packets carry {@code rocePort}. */
+    public static UdpPort open(InetAddress address, int socketPort, int rocePort) throws IOException {
+        return new UdpPort(address, socketPort, rocePort);
+    }
+
+    public UdpLink link() {
+        return link;
+    }
+
+    @Override
+    public LinkProfile profile() {
+        return link.profile();
+    }
+
+    @Override
+    public Arena arena() {
+        return arena;
+    }
+
+    @Override
+    public long dropped() {
+        return link.sendDropped();
+    }
+
+    @Override
+    public boolean transmit(PacketBuffer buffer, int offset, int length) {
+        return link.transmit(buffer, offset, length);
+    }
+
+    @Override
+    public int poll(Nic nic, int budget) {
+        int n = 0;
+        while (n < budget && link.poll(nic)) n++;
+        return n;
+    }
+
+    @Override
+    public void await(long deadline, BooleanSupplier idle) {
+        asleep = true;
+        try {
+            if (!idle.getAsBoolean()) return;
+            long millis = (deadline - System.nanoTime()) / 1_000_000;
+            if (millis <= 0) return; // under a millisecond: the loop spins instead
+            selector.select(Math.min(millis, 1000));
+            selector.selectedKeys().clear();
+        } catch (IOException e) {
+            throw new UncheckedIOException("selector failed", e);
+        } finally {
+            asleep = false;
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        if (asleep) selector.wakeup();
+    }
+
+    @Override
+    public void close() {
+        try {
+            selector.close();
+            link.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            arena.close();
+        }
+    }
+}

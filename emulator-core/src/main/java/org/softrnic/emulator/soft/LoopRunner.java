@@ -1,0 +1,193 @@
+package org.softrnic.emulator.soft;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.softrnic.emulator.concurrent.SlotRing;
+import org.softrnic.emulator.fabric.Port;
+import org.softrnic.nic.Nic;
+import org.softrnic.nic.VerbsException;
+
+/**
+ * A device's event loop: one platform thread owns the model. Posted requests arrive through a lock-free
+ * ring, control verbs through a task queue; packets through the port. When there is nothing to do the loop
+ * spins for {@code softrnic.spin_ns} (50 us by default, what a round trip needs to stay off the scheduler),
+ * then sleeps in the port until a packet, a post, a task or the next timer.
+ */
+final class LoopRunner implements Runner {
+    private static final long SPIN_NANOS = Long.getLong("softrnic.spin_ns", 50_000L);
+    private static final int POST_SLOTS = 512;
+    private static final int BUDGET = 64;
+    private static final long MAX_SLEEP_NANOS = 100_000_000L;
+
+    private final Nic nic;
+    private final Port port;
+    private final SlotRing<PostSlot> posts;
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final Thread thread;
+    private final BooleanSupplier idle;
+    private volatile boolean stopping;
+    private volatile long refused;
+    private volatile RuntimeException lastRefusal;
+    private volatile long failures;
+    private volatile Throwable lastFailure;
+
+    LoopRunner(String name, Nic nic, Port port, int maxSge, int maxInline) {
+        this.nic = nic;
+        this.port = port;
+        this.posts = new SlotRing<>(POST_SLOTS, i -> new PostSlot(maxSge, maxInline));
+        this.idle = () -> tasks.isEmpty() && posts.isEmpty() && !stopping;
+        this.thread = Thread.ofPlatform().name("softrnic-" + name).daemon(true).unstarted(this::loop);
+        thread.start();
+    }
+
+    private void loop() {
+        port.bind(Thread.currentThread());
+        long idleSince = 0;
+        while (!stopping) {
+            try {
+                int work = runTasks() + drainPosts(BUDGET) + port.poll(nic, BUDGET);
+                long now = System.nanoTime();
+                long deadline = nic.nextDeadline();
+                if (deadline <= now) {
+                    nic.runTimers();
+                    work++;
+                }
+                if (work > 0) {
+                    idleSince = 0;
+                } else if (idleSince == 0) {
+                    idleSince = now;
+                } else if (now - idleSince < SPIN_NANOS) {
+                    Thread.onSpinWait();
+                } else {
+                    port.await(Math.min(deadline, now + MAX_SLEEP_NANOS), idle);
+                }
+            } catch (RuntimeException | Error e) {
+                // a bug must not take the device down silently, nor stop it
+                failures++;
+                lastFailure = e;
+            }
+        }
+        failPending();
+    }
+
+    /** Runs waiting control verbs, each after every request posted before it. */
+    private int runTasks() {
+        int n = 0;
+        for (Runnable t; (t = tasks.poll()) != null; n++) {
+            drainPosts(Integer.MAX_VALUE);
+            t.run();
+        }
+        return n;
+    }
+
+    private int drainPosts(int budget) {
+        int n = 0;
+        for (PostSlot s; n < budget && (s = posts.peek()) != null; n++) {
+            try {
+                s.postTo(nic);
+            } catch (VerbsException e) {
+                // checked on the posting thread already; only a race with modify_qp or destroy gets here
+                refused++;
+                lastRefusal = e;
+            } finally {
+                posts.release();
+            }
+        }
+        return n;
+    }
+
+    private void failPending() {
+        for (Runnable t; (t = tasks.poll()) != null; ) t.run(); // each fails: see call()
+    }
+
+    @Override
+    public <T> T call(Supplier<T> verb) {
+        if (Thread.currentThread() == thread) return verb.get();
+        if (stopping) throw new IllegalStateException("the device is closed");
+        CompletableFuture<T> result = new CompletableFuture<>();
+        tasks.add(() -> {
+            if (stopping) {
+                result.completeExceptionally(new IllegalStateException("the device is closed"));
+                return;
+            }
+            try {
+                result.complete(verb.get());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        port.wakeup();
+        try {
+            return result.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error r) throw r;
+            throw e;
+        }
+    }
+
+    @Override
+    public long claim() {
+        while (true) {
+            long c = posts.tryClaim();
+            if (c >= 0) return c;
+            if (stopping) throw new IllegalStateException("the device is closed");
+            port.wakeup();
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public PostSlot slot(long claim) {
+        return posts.slot(claim);
+    }
+
+    @Override
+    public void publish(long claim) {
+        posts.publish(claim);
+        port.wakeup();
+    }
+
+    @Override
+    public void idle() {
+        Thread.onSpinWait();
+    }
+
+    @Override
+    public boolean virtual() {
+        return false;
+    }
+
+    /** Requests the model refused on the loop although the posting thread had accepted them. */
+    long refused() {
+        return refused;
+    }
+
+    RuntimeException lastRefusal() {
+        return lastRefusal;
+    }
+
+    /** Unexpected exceptions the loop caught and survived (a bug if ever non-zero). */
+    long failures() {
+        return failures;
+    }
+
+    Throwable lastFailure() {
+        return lastFailure;
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        port.wakeup();
+        java.util.concurrent.locks.LockSupport.unpark(thread);
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package org.softrnic.emulator.soft;
+
+import java.lang.foreign.MemorySegment;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.nic.qp.SendWr;
+import org.softrnic.nic.qp.SharedReceiveQueue;
+
+/**
+ * One posted work request on its way from an application thread to the device's loop: the request already
+ * checked and translated into the model's form, inline data already copied, and the queue room it took.
+ */
+final class PostSlot {
+    enum Kind { NONE, SEND, RECV, SRQ_RECV }
+
+    Kind kind = Kind.NONE;
+    QueuePair qp;
+    SharedReceiveQueue srq;
+    /** The room the request holds in its queue, given back if the device refuses it after all. */
+    QueueRoom room;
+    final SendWr send;
+    final RecvWr recv;
+    final byte[] inline;
+    final MemorySegment inlineData;
+    boolean hasInline;
+
+    PostSlot(int maxSge, int maxInline) {
+        send = new SendWr(maxSge);
+        recv = new RecvWr(maxSge);
+        inline = new byte[maxInline];
+        inlineData = MemorySegment.ofArray(inline);
+    }
+
+    /**
+     * Posts the request to the model (on its thread). A request the model refuses gives its room back and
+     * the refusal is thrown.
+     */
+    void postTo(org.softrnic.nic.Nic nic) {
+        try {
+            switch (kind) {
+                case SEND -> nic.postSend(qp, send, hasInline ? inlineData : null);
+                case RECV -> nic.postRecv(qp, recv);
+                case SRQ_RECV -> nic.postSrqRecv(srq, recv);
+                case NONE -> { }
+            }
+        } catch (RuntimeException e) {
+            if (room != null) room.giveBack();
+            throw e;
+        } finally {
+            clear();
+        }
+    }
+
+    void clear() {
+        kind = Kind.NONE;
+        qp = null;
+        srq = null;
+        room = null;
+        hasInline = false;
+        send.bindMw = null;
+        send.bindMr = null;
+        send.udAh = null;
+    }
+}

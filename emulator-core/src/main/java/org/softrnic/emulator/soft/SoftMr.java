@@ -1,0 +1,42 @@
+package org.softrnic.emulator.soft;
+
+import java.lang.foreign.MemorySegment;
+import org.softrnic.verbs.MemoryRegion;
+
+final class SoftMr extends SoftResource implements MemoryRegion {
+    private final SoftPd pd;
+    final org.softrnic.nic.mem.MemoryRegion mr;
+
+    SoftMr(SoftPd pd, org.softrnic.nic.mem.MemoryRegion mr) {
+        super(pd.device, pd);
+        this.pd = pd;
+        this.mr = mr;
+    }
+
+    @Override
+    String describe() {
+        return "MR lkey 0x" + Integer.toHexString(mr.lkey());
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_dereg_mr";
+    }
+
+    @Override
+    void destroy() {
+        device.runner.run(() -> device.nic.deregMr(mr));
+        device.publishRegion(mr, false);
+    }
+
+    @Override
+    SoftContext contextOf() {
+        return pd.contextOf();
+    }
+
+    @Override public int lkey() { return mr.lkey(); }
+    @Override public int rkey() { return mr.rkey(); }
+    @Override public long addr() { return mr.iova(); }
+    @Override public long length() { return mr.length(); }
+    @Override public MemorySegment segment() { return mr.segment(); }
+}

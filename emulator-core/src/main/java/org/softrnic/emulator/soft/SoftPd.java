@@ -1,0 +1,102 @@
+package org.softrnic.emulator.soft;
+
+import java.lang.foreign.MemorySegment;
+import org.softrnic.nic.Errno;
+import org.softrnic.nic.VerbsException;
+import org.softrnic.nic.qp.AddressVector;
+import org.softrnic.verbs.AddressHandle;
+import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.MemoryWindow;
+import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpInitAttr;
+import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.SharedReceiveQueue;
+
+final class SoftPd extends SoftResource implements ProtectionDomain {
+    private final SoftContext context;
+    final org.softrnic.nic.mem.ProtectionDomain pd;
+
+    SoftPd(SoftContext context, org.softrnic.nic.mem.ProtectionDomain pd) {
+        super(context.device, context);
+        this.context = context;
+        this.pd = pd;
+    }
+
+    @Override
+    String describe() {
+        return "PD " + pd.handle();
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_dealloc_pd";
+    }
+
+    @Override
+    void destroy() {
+        device.runner.run(() -> device.nic.deallocPd(pd));
+    }
+
+    @Override
+    SoftContext contextOf() {
+        return context;
+    }
+
+    @Override
+    public RdmaContext context() {
+        return context;
+    }
+
+    @Override
+    public MemoryRegion regMr(MemorySegment segment, int access) {
+        synchronized (device) {
+            checkOpen("ibv_reg_mr");
+            var mr = device.runner.call(() -> {
+                if (!segment.isAccessibleBy(Thread.currentThread())) {
+                    throw new VerbsException("ibv_reg_mr", Errno.EINVAL, "the segment is confined to another thread;"
+                            + " the device moves data on its own thread, so register memory of a shared or global arena");
+                }
+                return device.nic.regMr(pd, segment, access);
+            });
+            device.publishRegion(mr, true);
+            return new SoftMr(this, mr);
+        }
+    }
+
+    @Override
+    public MemoryWindow allocMw(int type) {
+        synchronized (device) {
+            checkOpen("ibv_alloc_mw");
+            return new SoftMw(this, device.runner.call(() -> device.nic.allocMw(pd, type)));
+        }
+    }
+
+    @Override
+    public SharedReceiveQueue createSrq(int maxWr, int maxSge, int srqLimit) {
+        synchronized (device) {
+            checkOpen("ibv_create_srq");
+            return SoftSrq.create(this, maxWr, maxSge, srqLimit);
+        }
+    }
+
+    @Override
+    public QueuePair createQp(QpInitAttr init) {
+        synchronized (device) {
+            checkOpen("ibv_create_qp");
+            return SoftQp.create(this, init);
+        }
+    }
+
+    @Override
+    public AddressHandle createAh(AddressVector attr) {
+        synchronized (device) {
+            checkOpen("ibv_create_ah");
+            if (attr == null) throw new VerbsException("ibv_create_ah", Errno.EINVAL, "no address");
+            if (attr.sgidIndex() >= device.nic.gids().size()) {
+                throw new VerbsException("ibv_create_ah", Errno.EINVAL, "sgid_index " + attr.sgidIndex() + " is empty");
+            }
+            return new SoftAh(this, attr);
+        }
+    }
+}

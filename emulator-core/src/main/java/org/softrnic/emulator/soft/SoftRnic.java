@@ -1,0 +1,214 @@
+package org.softrnic.emulator.soft;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.softrnic.emulator.config.SoftRnicConfig;
+import org.softrnic.emulator.fabric.Port;
+import org.softrnic.emulator.fabric.UdpPort;
+import org.softrnic.emulator.link.LinkSpec;
+import org.softrnic.nic.AsyncEvent;
+import org.softrnic.nic.Errno;
+import org.softrnic.nic.Nic;
+import org.softrnic.nic.NicConfig;
+import org.softrnic.nic.VerbsException;
+import org.softrnic.nic.mem.IntMap;
+import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.sim.SimFabric;
+import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.RdmaDevice;
+
+/**
+ * One soft RNIC: the nic-model device, the runner that owns it (its event loop, or the virtual-time fabric)
+ * and its port. Made by {@link SoftFabric#add} or, for the link its configuration names, by {@link #open}.
+ * While it is open, {@link org.softrnic.verbs.RdmaDevices#list()} lists it.
+ */
+public final class SoftRnic implements RdmaDevice, AutoCloseable {
+    private final SoftRnicConfig config;
+    final Nic nic;
+    final Runner runner;
+    private final Port port;
+    private final Runnable onClose;
+    private final Set<SoftContext> contexts = ConcurrentHashMap.newKeySet();
+    /** The model's objects and this API's, for async events; touched on the model's thread only. */
+    final Map<Object, Object> apiOf = new IdentityHashMap<>();
+    /** lkey to region, replaced whole on every registration, so posting threads read it without a lock. */
+    private volatile IntMap<MemoryRegion> regions = new IntMap<>();
+    private final int maxInline;
+    private volatile boolean closed;
+
+    private SoftRnic(SoftRnicConfig config, Nic nic, Runner runner, Port port, Runnable onClose) {
+        this.config = config;
+        this.nic = nic;
+        this.runner = runner;
+        this.port = port;
+        this.onClose = onClose;
+        this.maxInline = nic.queryDevice().maxInlineData();
+        runner.run(() -> nic.onAsyncEvent(this::dispatch));
+        SoftProvider.register(this);
+    }
+
+    /** A device on its own event loop, attached through {@code port}. */
+    static SoftRnic threaded(SoftRnicConfig config, Port port, Runnable onClose) {
+        NicConfig nc = config.toNicConfig().withLink(port.profile());
+        Nic nic = new Nic(nc, System::nanoTime, port, port.arena());
+        int maxSge = nc.attributes().maxSge();
+        LoopRunner runner = new LoopRunner(config.name(), nic, port, maxSge, nc.attributes().maxInlineData());
+        return new SoftRnic(config, nic, runner, port, onClose);
+    }
+
+    /** A device on the virtual-time fabric: verbs run on the caller's thread. */
+    static SoftRnic virtual(SoftRnicConfig config, SimFabric fabric, Nic nic) {
+        VirtualRunner runner = new VirtualRunner(nic, fabric, nic.queryDevice().maxSge(), nic.queryDevice().maxInlineData());
+        return new SoftRnic(config, nic, runner, null, () -> { });
+    }
+
+    /**
+     * The device its configuration describes, on the link it names: {@code inproc} joins
+     * {@link SoftFabric#shared()}; {@code udp[:ADDR[:PORT]]} binds a UDP socket (ADDR must be one of the
+     * device's GIDs; PORT, 4791 by default, is the socket's; the packets carry {@code udp_port}).
+     */
+    public static SoftRnic open(SoftRnicConfig config) {
+        LinkSpec link = LinkSpec.parse(config.link());
+        if (link.kind() == LinkSpec.Kind.INPROC) return SoftFabric.shared().add(config);
+        Gid local = Gid.of(link.address());
+        if (!config.toNicConfig().gids().contains(local)) {
+            throw new IllegalArgumentException("link " + config.link() + ": " + link.address().getHostAddress()
+                    + " is not one of the device's GIDs " + config.gids());
+        }
+        try {
+            UdpPort port = UdpPort.open(link.address(), link.port(), config.udpPort());
+            try {
+                return threaded(config, port, () -> { });
+            } catch (RuntimeException e) {
+                port.close();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("link " + config.link() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void dispatch(AsyncEvent e) {
+        Object api = apiOf.get(e.subject());
+        AsyncEvent out = new AsyncEvent(e.type(), api);
+        for (SoftContext c : contexts) {
+            if (api == null || c.owns(api)) c.deliver(out);
+        }
+    }
+
+    @Override
+    public String name() {
+        return config.name();
+    }
+
+    @Override
+    public String provider() {
+        return SoftProvider.NAME;
+    }
+
+    /** A GUID made from the first GID, as rxe makes its node GUID from the MAC. */
+    @Override
+    public long guid() {
+        return nic.gids().getFirst().lo() ^ nic.gids().getFirst().hi();
+    }
+
+    public SoftRnicConfig config() {
+        return config;
+    }
+
+    /** The port's UDP socket, for a device on a UDP link (its bound port when 0 was asked); else null. */
+    public UdpPort udpPort() {
+        return port instanceof UdpPort u ? u : null;
+    }
+
+    /**
+     * On a UDP link: packets for {@code peer} go to its socket port {@code port} rather than the RoCE port
+     * (several soft RNICs on one host; see {@link org.softrnic.emulator.link.UdpLink#route}).
+     */
+    public void route(java.net.InetAddress peer, int port) {
+        UdpPort u = udpPort();
+        if (u == null) throw new IllegalStateException(name() + " is not on a UDP link");
+        runner.run(() -> u.link().route(peer, port));
+    }
+
+    @Override
+    public RdmaContext open() {
+        synchronized (this) {
+            if (closed) throw new VerbsException("ibv_open_device", Errno.ENODEV, name() + " is closed");
+            SoftContext c = new SoftContext(this);
+            contexts.add(c);
+            return c;
+        }
+    }
+
+    void forget(SoftContext c) {
+        contexts.remove(c);
+    }
+
+    /** The counters (rxe's names and softrnic's), read while the device runs. */
+    public Map<String, Long> counters() {
+        Map<String, Long> m = new java.util.LinkedHashMap<>(nic.counters().snapshot());
+        m.put("link_dropped", port == null ? 0 : port.dropped());
+        if (runner instanceof LoopRunner l) {
+            m.put("post_refused", l.refused());
+            m.put("loop_failures", l.failures());
+        }
+        return m;
+    }
+
+    /** The counters as one JSON object. */
+    public String countersJson() {
+        return org.softrnic.emulator.config.ConfigFiles.toJson(counters());
+    }
+
+    // ---- for the verbs objects
+
+    int maxInline() {
+        return maxInline;
+    }
+
+    MemoryRegion region(int lkey) {
+        return regions.get(lkey);
+    }
+
+    /** Called under the device lock. */
+    void publishRegion(MemoryRegion mr, boolean add) {
+        IntMap<MemoryRegion> copy = new IntMap<>();
+        regions.forEachValue(r -> copy.put(r.lkey(), r));
+        if (add) copy.put(mr.lkey(), mr);
+        else copy.remove(mr.lkey());
+        regions = copy;
+    }
+
+    /** Closes the device: its loop stops and its port closes. EBUSY while contexts are open. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) return;
+            if (!contexts.isEmpty()) {
+                List<String> open = contexts.stream().map(SoftContext::describe).toList();
+                throw new VerbsException("close", Errno.EBUSY, name() + " still has open contexts: " + String.join(", ", open));
+            }
+            closed = true;
+        }
+        SoftProvider.unregister(this);
+        runner.close();
+        if (port != null) port.close();
+        onClose.run();
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public String toString() {
+        return "soft RNIC " + name();
+    }
+}

@@ -1,0 +1,82 @@
+package org.softrnic.emulator.soft;
+
+import org.softrnic.nic.Errno;
+import org.softrnic.nic.VerbsException;
+import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.verbs.SharedReceiveQueue;
+
+final class SoftSrq extends SoftResource implements SharedReceiveQueue {
+    private final SoftPd pd;
+    final org.softrnic.nic.qp.SharedReceiveQueue srq;
+    private final QueueRoom room;
+
+    private SoftSrq(SoftPd pd, org.softrnic.nic.qp.SharedReceiveQueue srq) {
+        super(pd.device, pd);
+        this.pd = pd;
+        this.srq = srq;
+        this.room = new QueueRoom(srq.ring(), "ibv_post_srq_recv", describe());
+    }
+
+    /** Called under the device lock. */
+    static SoftSrq create(SoftPd pd, int maxWr, int maxSge, int limit) {
+        SoftRnic d = pd.device;
+        return d.runner.call(() -> {
+            var model = d.nic.createSrq(pd.pd, maxWr, maxSge, limit);
+            SoftSrq api = new SoftSrq(pd, model);
+            d.apiOf.put(model, api);
+            return api;
+        });
+    }
+
+    @Override
+    String describe() {
+        return "SRQ " + srq.handle();
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_destroy_srq";
+    }
+
+    @Override
+    void destroy() {
+        device.runner.run(() -> {
+            device.nic.destroySrq(srq);
+            device.apiOf.remove(srq);
+        });
+    }
+
+    @Override
+    SoftContext contextOf() {
+        return pd.contextOf();
+    }
+
+    @Override
+    public void postRecv(RecvWr wr) {
+        checkOpen("ibv_post_srq_recv");
+        if (wr.numSge < 0 || wr.numSge > srq.maxSge()) {
+            throw new VerbsException("ibv_post_srq_recv", Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_sge " + srq.maxSge());
+        }
+        Runner runner = device.runner;
+        long c = runner.claim();
+        PostSlot s = runner.slot(c);
+        try {
+            Requests.copy(wr, s.recv);
+            room.take();
+            s.kind = PostSlot.Kind.SRQ_RECV;
+            s.srq = srq;
+            s.room = room;
+        } catch (RuntimeException e) {
+            s.clear();
+            runner.publish(c);
+            throw e;
+        }
+        runner.publish(c);
+    }
+
+    @Override
+    public void arm(int srqLimit) {
+        checkOpen("ibv_modify_srq");
+        device.runner.run(() -> device.nic.modifySrq(srq, srqLimit));
+    }
+}

@@ -1,0 +1,12 @@
+package org.softrnic.verbs;
+
+import org.softrnic.nic.qp.AddressVector;
+
+/** struct ibv_ah: where a UD send goes. */
+public interface AddressHandle extends AutoCloseable {
+    AddressVector attr();
+
+    /** ibv_destroy_ah. */
+    @Override
+    void close();
+}

@@ -1,0 +1,130 @@
+package org.softrnic.emulator.soft;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.softrnic.emulator.config.FaultConfig;
+import org.softrnic.emulator.config.SoftRnicConfig;
+import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.nic.mem.Access;
+import org.softrnic.nic.qp.Mtu;
+import org.softrnic.nic.qp.QpAttr;
+import org.softrnic.nic.qp.QpCaps;
+import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpInitAttr;
+import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.RdmaContext;
+
+/**
+ * Two soft RNICs, each with a context, PD, CQ, a registered buffer and one connected RC QP, on one of the
+ * fabrics: the threaded in-process one, the virtual-time one, or UDP on loopback. Closes everything in
+ * the right order.
+ */
+final class ApiPair implements AutoCloseable {
+    enum Kind { THREADED, VIRTUAL, UDP }
+
+    static final int SIZE = 1 << 20;
+    static final int ALL_ACCESS = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
+
+    final Kind kind;
+    final SoftFabric fabric;
+    final SoftRnic devA;
+    final SoftRnic devB;
+    final RdmaContext a;
+    final RdmaContext b;
+    final ProtectionDomain pdA;
+    final ProtectionDomain pdB;
+    final CompletionQueue cqA;
+    final CompletionQueue cqB;
+    final MemoryRegion mrA;
+    final MemoryRegion mrB;
+    final QueuePair qpA;
+    final QueuePair qpB;
+    private final Arena arena = Arena.ofShared();
+    private final List<AutoCloseable> extra = new ArrayList<>();
+
+    ApiPair(Kind kind, FaultConfig faults, Mtu mtu) {
+        this.kind = kind;
+        switch (kind) {
+            case THREADED, VIRTUAL -> {
+                fabric = kind == Kind.THREADED ? SoftFabric.threaded() : SoftFabric.virtual(7);
+                devA = fabric.add(config("pairA", "10.1.0.1", "inproc", faults, mtu));
+                devB = fabric.add(config("pairB", "10.1.0.2", "inproc", faults, mtu));
+            }
+            default -> {
+                fabric = null;
+                // two sockets on 127.0.0.1, kernel-chosen ports, each told where the other listens
+                devA = SoftRnic.open(config("pairA", "127.0.0.1", "udp:127.0.0.1:0", faults, mtu));
+                devB = SoftRnic.open(config("pairB", "127.0.0.2", "udp:127.0.0.2:0", faults, mtu));
+                devA.route(java.net.InetAddress.ofLiteral("127.0.0.2"), devB.udpPort().link().localPort());
+                devB.route(java.net.InetAddress.ofLiteral("127.0.0.1"), devA.udpPort().link().localPort());
+            }
+        }
+        a = devA.open();
+        b = devB.open();
+        pdA = a.allocPd();
+        pdB = b.allocPd();
+        cqA = a.createCq(1024);
+        cqB = b.createCq(1024);
+        mrA = pdA.regMr(arena.allocate(SIZE, 4096), ALL_ACCESS);
+        mrB = pdB.regMr(arena.allocate(SIZE, 4096), ALL_ACCESS);
+        qpA = pdA.createQp(QpInitAttr.rc(cqA, new QpCaps(256, 256, 2, 2, 64)));
+        qpB = pdB.createQp(QpInitAttr.rc(cqB, new QpCaps(256, 256, 2, 2, 64)));
+        qpA.modifyToRts(QpAttr.rcConnect(b.queryGid(1, 0), qpB.qpn(), mtu));
+        qpB.modifyToRts(QpAttr.rcConnect(a.queryGid(1, 0), qpA.qpn(), mtu));
+    }
+
+    private static SoftRnicConfig config(String name, String gid, String link, FaultConfig faults, Mtu mtu) {
+        return SoftRnicConfig.builder().name(name).gid(gid).link(link).mtu(mtu.bytes).faults(faults).build();
+    }
+
+    MemorySegment memA() {
+        return mrA.segment();
+    }
+
+    MemorySegment memB() {
+        return mrB.segment();
+    }
+
+    /** Keeps {@code c} to close before the pair's own objects. */
+    <T extends AutoCloseable> T keep(T c) {
+        extra.add(c);
+        return c;
+    }
+
+    /** Polls until {@code n} completions arrived (or 20 s passed); returns them. */
+    static List<WorkCompletion> await(CompletionQueue cq, int n) {
+        List<WorkCompletion> got = new ArrayList<>();
+        WorkCompletion[] batch = new WorkCompletion[16];
+        for (int i = 0; i < batch.length; i++) batch[i] = new WorkCompletion();
+        long end = System.nanoTime() + 20_000_000_000L;
+        while (got.size() < n) {
+            int k = cq.poll(batch, Math.min(batch.length, n - got.size()));
+            for (int i = 0; i < k; i++) got.add(new WorkCompletion().copyFrom(batch[i]));
+            if (k == 0 && System.nanoTime() > end) throw new AssertionError("timed out with " + got.size() + " of " + n + " completions");
+        }
+        return got;
+    }
+
+    static WorkCompletion awaitOk(CompletionQueue cq) {
+        WorkCompletion wc = await(cq, 1).getFirst();
+        if (wc.status != WcStatus.SUCCESS) throw new AssertionError("completion failed: " + wc);
+        return wc;
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (int i = extra.size() - 1; i >= 0; i--) extra.get(i).close();
+        for (AutoCloseable c : new AutoCloseable[] {qpA, qpB, mrA, mrB, cqA, cqB, pdA, pdB, a, b}) c.close();
+        if (fabric != null) fabric.close();
+        else {
+            devA.close();
+            devB.close();
+        }
+        arena.close();
+    }
+}

@@ -20,7 +20,7 @@ import org.softrnic.wire.Be;
  * and go, so senders read them without locks.
  */
 public final class InprocFabric implements AutoCloseable {
-    private final Arena arena = Arena.ofShared();
+    private final Arena arena = new CountedArena();
     private volatile InprocPort[] ports = new InprocPort[0];
     private volatile IntMap<InprocPort> byIpv4 = new IntMap<>();
     /** IPv6 GIDs with their ports, searched in order: few devices have them. */

@@ -13,7 +13,7 @@ import org.softrnic.wire.PacketBuffer;
 
 /** A device's port on RoCEv2 over a kernel UDP socket ({@link UdpLink}); its loop sleeps in a selector. */
 public final class UdpPort implements Port {
-    private final Arena arena = Arena.ofShared();
+    private final Arena arena = new CountedArena();
     private final UdpLink link;
     private final Selector selector;
     private volatile boolean asleep;

@@ -1,6 +1,6 @@
 // A complete RC program on the softrnic verbs API: two soft RNICs on the threaded in-process fabric,
 // one RDMA WRITE with immediate, one RDMA READ back and one fetch-and-add, checked byte for byte.
-// Run: java -cp cli/target/softrnic.jar examples/RcWrite.java
+// Run with JDK 25: java -cp cli/target/softrnic.jar examples/RcWrite.java
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

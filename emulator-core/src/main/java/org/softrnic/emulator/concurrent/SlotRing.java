@@ -64,16 +64,19 @@ public final class SlotRing<T> {
         return (T) slots[(int) (pos & mask)];
     }
 
-    /** Makes the claimed slot visible to the consumer. */
+    /**
+     * Makes the claimed slot visible to the consumer. A volatile store, so that a producer's next read (of
+     * the consumer's "asleep" flag) cannot overtake it and lose a wakeup.
+     */
     public void publish(long pos) {
-        SEQ.setRelease(seq, (int) (pos & mask), pos + 1);
+        SEQ.setVolatile(seq, (int) (pos & mask), pos + 1);
     }
 
     /** The consumer's next published slot, or null when there is none yet. */
     @SuppressWarnings("unchecked")
     public T peek() {
         int i = (int) (head & mask);
-        return (long) SEQ.getAcquire(seq, i) == head + 1 ? (T) slots[i] : null;
+        return (long) SEQ.getVolatile(seq, i) == head + 1 ? (T) slots[i] : null;
     }
 
     /** Gives the slot {@link #peek} returned back to the producers. */

@@ -52,6 +52,7 @@ public final class PerfRun {
         org.softrnic.emulator.link.LinkSpec link = org.softrnic.emulator.link.LinkSpec.parse(spec);
         if (link.kind() == org.softrnic.emulator.link.LinkSpec.Kind.INPROC) return new SimPerfLink(loss, seed);
         if (loss > 0) throw new IllegalArgumentException("--loss injects faults on the in-process fabric only");
+        if (link.port() == 0) throw new IllegalArgumentException("--link " + spec + ": perf needs a port of 1..65535");
         return new UdpPerfLink(link.address(), link.port(), seed);
     }
 

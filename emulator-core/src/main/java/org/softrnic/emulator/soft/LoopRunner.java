@@ -180,6 +180,12 @@ final class LoopRunner implements Runner {
     }
 
     @Override
+    public String toString() {
+        return thread.getName() + " " + thread.getState() + (lastFailure == null ? "" : " last failure: " + lastFailure)
+                + (lastRefusal == null ? "" : " last refusal: " + lastRefusal.getMessage());
+    }
+
+    @Override
     public void close() {
         stopping = true;
         port.wakeup();

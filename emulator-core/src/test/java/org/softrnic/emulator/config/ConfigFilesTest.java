@@ -19,7 +19,8 @@ class ConfigFilesTest {
             {"name": "soft1", "gids": ["192.0.2.1", "fe80::1"], "mtu": 4096, "udp_port": 14791,
              "link": "udp:127.0.0.1:14791", "seed": 7,
              "limits": {"max_qp": 100, "max_inline_data": 128},
-             "faults": {"loss": 0.05, "delay_ns": 2000, "ecn_mark": 0.5, "seed": 9}}
+             "faults": {"loss": 0.05, "delay_ns": 2000, "ecn_mark": 0.5, "seed": 9},
+             "link_faults": {"soft2": {"loss": 0.2, "reorder": 0.1, "seed": 3}}}
             """;
     static final String YAML = """
             name: soft1
@@ -36,6 +37,8 @@ class ConfigFilesTest {
               delay_ns: 2000
               ecn_mark: 0.5
               seed: 9
+            link_faults:
+              soft2: {loss: 0.2, reorder: 0.1, seed: 3}
             """;
 
     @Test
@@ -45,7 +48,8 @@ class ConfigFilesTest {
         SoftRnicConfig built = SoftRnicConfig.builder().name("soft1").gid("192.0.2.1").gid("fe80::1").mtu(4096)
                 .udpPort(14791).link("udp:127.0.0.1:14791").seed(7)
                 .limits(new LimitsConfig(100, null, null, null, null, null, null, 128, null))
-                .faults(new FaultConfig(0.05, null, null, 2000L, null, 0.5, 9L)).build();
+                .faults(new FaultConfig(0.05, null, null, 2000L, null, 0.5, 9L))
+                .linkFaults("soft2", new FaultConfig(0.2, null, 0.1, null, null, null, 3L)).build();
         assertEquals(built, fromJson);
         assertEquals(built, fromYaml);
         NicConfig nic = fromYaml.toNicConfig();
@@ -56,6 +60,7 @@ class ConfigFilesTest {
         assertTrue(nic.gids().get(0).isIpv4Mapped());
         assertEquals(0.05, fromJson.faults().toLinkFaults().loss());
         assertEquals(0.5, fromJson.faults().toLinkFaults().ecnMark());
+        assertEquals(0.2, fromYaml.linkFaults().get("soft2").loss());
     }
 
     @Test

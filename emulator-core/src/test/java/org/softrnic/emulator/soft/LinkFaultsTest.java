@@ -1,0 +1,73 @@
+package org.softrnic.emulator.soft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import org.junit.jupiter.api.Test;
+import org.softrnic.emulator.config.FaultConfig;
+import org.softrnic.emulator.config.SoftRnicConfig;
+import org.softrnic.nic.qp.Mtu;
+import org.softrnic.nic.qp.QpAttr;
+import org.softrnic.nic.qp.QpCaps;
+import org.softrnic.nic.qp.SendFlags;
+import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpInitAttr;
+import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.SendWr;
+
+/** A device's link_faults hit the link to the named peer only; its other links stay clean. */
+class LinkFaultsTest {
+    @Test
+    void linkFaultsApplyToTheNamedPeerOnly() throws Exception {
+        FaultConfig lossy = new FaultConfig(0.1, null, null, null, null, null, 5L);
+        try (SoftFabric fabric = SoftFabric.threaded(); Arena arena = Arena.ofShared()) {
+            SoftRnic a = fabric.add(SoftRnicConfig.builder().name("lfA").gid("10.7.0.1").linkFaults("lfB", lossy).build());
+            SoftRnic b = fabric.add(SoftRnicConfig.builder().name("lfB").gid("10.7.0.2").build());
+            SoftRnic c = fabric.add(SoftRnicConfig.builder().name("lfC").gid("10.7.0.3").build());
+            try (RdmaContext ca = a.open(); RdmaContext cb = b.open(); RdmaContext cc = c.open();
+                 ProtectionDomain pa = ca.allocPd(); ProtectionDomain pb = cb.allocPd(); ProtectionDomain pc = cc.allocPd();
+                 CompletionQueue qa = ca.createCq(64); CompletionQueue qb = cb.createCq(64); CompletionQueue qc = cc.createCq(64);
+                 MemoryRegion ma = pa.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
+                 MemoryRegion mb = pb.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
+                 MemoryRegion mc = pc.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
+                 QueuePair toB = pa.createQp(QpInitAttr.rc(qa, QpCaps.of(16, 1)));
+                 QueuePair toC = pa.createQp(QpInitAttr.rc(qa, QpCaps.of(16, 1)));
+                 QueuePair fromA1 = pb.createQp(QpInitAttr.rc(qb, QpCaps.of(1, 1)));
+                 QueuePair fromA2 = pc.createQp(QpInitAttr.rc(qc, QpCaps.of(1, 1)))) {
+                toB.modifyToRts(fast(QpAttr.rcConnect(cb.queryGid(1, 0), fromA1.qpn(), Mtu.MTU_1024)));
+                fromA1.modifyToRts(fast(QpAttr.rcConnect(ca.queryGid(1, 0), toB.qpn(), Mtu.MTU_1024)));
+                toC.modifyToRts(fast(QpAttr.rcConnect(cc.queryGid(1, 0), fromA2.qpn(), Mtu.MTU_1024)));
+                fromA2.modifyToRts(fast(QpAttr.rcConnect(ca.queryGid(1, 0), toC.qpn(), Mtu.MTU_1024)));
+
+                writes(toC, ma, mc, qa);
+                assertEquals(0L, a.counters().get("link_dropped"), "the link to lfC is clean");
+                writes(toB, ma, mb, qa);
+                assertTrue(a.counters().get("link_dropped") > 0, "the link to lfB loses packets");
+                assertEquals(0L, b.counters().get("link_dropped"), "lfB's own links are clean");
+            }
+        }
+    }
+
+    /** A 4 ms ACK timeout (perftest's 67 ms makes lossy tests slow). */
+    private static QpAttr fast(QpAttr a) {
+        a.timeout = 10;
+        return a;
+    }
+
+    private static void writes(QueuePair qp, MemoryRegion from, MemoryRegion to, CompletionQueue cq) {
+        SendWr wr = new SendWr(1).sge(from.addr(), 16384, from.lkey());
+        wr.opcode = SendOpcode.RDMA_WRITE;
+        wr.sendFlags = SendFlags.SIGNALED;
+        wr.remoteAddr = to.addr();
+        wr.rkey = to.rkey();
+        for (int i = 0; i < 4; i++) {
+            qp.postSend(wr);
+            ApiPair.awaitOk(cq);
+        }
+    }
+}

@@ -24,7 +24,9 @@ import picocli.CommandLine.Model.CommandSpec;
                 "  softrnic perf read --qps 4 --mtu 4096 --verify",
                 "  softrnic perf send --loss 0.05 --seed 7 --verify --json",
                 "  softrnic perf write --link udp:127.0.0.1:14791 --size 65536",
-                "  softrnic perf read --link udp:[::1] --verify"})
+                "  softrnic perf read --link udp:[::1] --verify",
+                "  softrnic perf write --server --link udp:127.0.0.2          (one process...)",
+                "  softrnic perf write --connect 127.0.0.2 --link udp:127.0.0.1 --verify   (...and another)"})
 public final class PerfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -65,6 +67,18 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object instead of the table")
     boolean json;
 
+    @Option(names = "--server", description = "serve one client of another process (needs --link udp:ADDR[:PORT]);"
+            + " the client chooses the run")
+    boolean server;
+
+    @Option(names = "--connect", paramLabel = "HOST", description = "run against a --server at this IP address"
+            + " (needs --link udp:ADDR[:PORT] for this side, the same PORT as the server's)")
+    String connect;
+
+    @Option(names = "--oob-port", paramLabel = "P", defaultValue = "18515",
+            description = "TCP port of the out-of-band exchange, as perftest's (default: ${DEFAULT-VALUE})")
+    int oobPort;
+
     @Override
     public Integer call() {
         PerfOp operation;
@@ -75,13 +89,21 @@ public final class PerfCommand implements Callable<Integer> {
         }
         PerfOptions o;
         PerfResult r;
+        PrintWriter out = spec.commandLine().getOut();
+        if (server && connect != null) throw new UserError("--server and --connect exclude each other");
+        if (oobPort < 1 || oobPort > 65535) throw new UserError("--oob-port must be 1..65535, not " + oobPort);
         try {
             o = new PerfOptions(operation, link, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth);
-            r = PerfRun.run(o, ProgressBar.forTerminal(spec.commandLine().getErr()));
+            if ((server || connect != null) && loss > 0) throw new UserError("--loss injects faults on the in-process fabric only");
+            if (server) return serve(o, out);
+            r = connect != null
+                    ? PerfRun.connect(o, connect, oobPort, ProgressBar.forTerminal(spec.commandLine().getErr()))
+                    : PerfRun.run(o, ProgressBar.forTerminal(spec.commandLine().getErr()));
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
+        } catch (java.io.UncheckedIOException e) {
+            throw new UserError(e.getMessage());
         }
-        PrintWriter out = spec.commandLine().getOut();
         if (json) out.println(ConfigFiles.toJson(r).replaceAll("\\s*\\n\\s*", " "));
         else table(out, o, r);
         out.flush();
@@ -91,6 +113,23 @@ public final class PerfCommand implements Callable<Integer> {
             return 1;
         }
         return Boolean.FALSE.equals(r.verified()) ? 1 : 0;
+    }
+
+    /** Serves one client; prints what it verified. Exit 1 on a mismatch. */
+    private int serve(PerfOptions o, PrintWriter out) {
+        var report = PerfRun.serve(o, oobPort, () -> {
+            spec.commandLine().getErr().println("softrnic perf: serving on " + link + ", out-of-band TCP port " + oobPort);
+            spec.commandLine().getErr().flush();
+        });
+        if (json) {
+            out.println(ConfigFiles.toJson(report).replaceAll("\\s*\\n\\s*", " "));
+        } else {
+            out.printf("served %s: %d x %d B over %d QPs from %s, %d completed%s%n", report.run().op().title,
+                    report.run().iters(), report.run().size(), report.run().qps(), report.client(), report.completed(),
+                    report.verified() == null ? "" : report.verified() ? ", verified: every byte matches" : ", verified: MISMATCH");
+        }
+        out.flush();
+        return Boolean.FALSE.equals(report.verified()) ? 1 : 0;
     }
 
     private static final String RULE = "-".repeat(87);

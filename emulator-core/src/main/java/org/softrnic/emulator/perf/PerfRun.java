@@ -1,208 +1,184 @@
 package org.softrnic.emulator.perf;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
-import org.softrnic.nic.Counter;
-import org.softrnic.nic.Nic;
-import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.mem.Access;
-import org.softrnic.nic.mem.MemoryRegion;
-import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.Gid;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.softrnic.emulator.link.LinkSpec;
+import org.softrnic.emulator.soft.SoftRnic;
 import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpType;
-import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.RecvWr;
-import org.softrnic.nic.qp.SendFlags;
-import org.softrnic.nic.qp.SendWr;
 
 /**
- * `softrnic perf` on the in-process fabric: a client and a server soft RNIC on one thread, the link's
- * faults in virtual time (so --loss and --seed replay exactly), the throughput measured on the wall clock.
- * Each QP keeps {@code txDepth} work requests outstanding, as perftest does.
+ * `softrnic perf` through the verbs API. In one process, a client and a server soft RNIC: on the
+ * virtual-time in-process fabric (one thread; --loss and --seed replay exactly; throughput on the wall
+ * clock) or on UDP loopback (each device on its own event loop). In two processes, {@link #serve} and
+ * {@link #connect} exchange QPNs, addresses and rkeys over TCP, as perftest does.
  */
 public final class PerfRun {
-    private static final ValueLayout.OfLong HOST = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-
-    private PerfRun() {}
-
-    /** One QP pair with its buffers. */
-    private static final class Flow {
-        QueuePair client;
-        QueuePair server;
-        MemoryRegion clientMr;
-        MemoryRegion serverMr;
-        long posted;
-        long completed;
-        long receivesPosted;
-        /** Post times of the outstanding requests, by posting order modulo the depth: RC completes in order. */
-        long[] postedAt;
+    private PerfRun() {
     }
 
-    /** Parses --link: inproc, udp (127.0.0.1 and 127.0.0.2, port 4791), udp:127.x.y.z[:PORT] or udp:[::1][:PORT]. */
-    static PerfLink link(String spec, double loss, long seed) {
-        org.softrnic.emulator.link.LinkSpec link = org.softrnic.emulator.link.LinkSpec.parse(spec);
-        if (link.kind() == org.softrnic.emulator.link.LinkSpec.Kind.INPROC) return new SimPerfLink(loss, seed);
+    static PerfDevices devices(String spec, double loss, long seed) {
+        LinkSpec link = LinkSpec.parse(spec);
+        if (link.kind() == LinkSpec.Kind.INPROC) return new VirtualPerfDevices(loss, seed);
         if (loss > 0) throw new IllegalArgumentException("--loss injects faults on the in-process fabric only");
         if (link.port() == 0) throw new IllegalArgumentException("--link " + spec + ": perf needs a port of 1..65535");
-        return new UdpPerfLink(link.address(), link.port(), seed);
+        return new UdpPerfDevices(link.address(), link.port(), seed);
     }
 
     public static PerfResult run(PerfOptions o) {
         return run(o, PerfProgress.NONE);
     }
 
+    /** Client and server in this process. */
     public static PerfResult run(PerfOptions o, PerfProgress progress) {
-        try (PerfLink link = link(o.link(), o.loss(), o.seed())) {
-            return run(o, link, progress);
+        try (PerfDevices d = devices(o.link(), o.loss(), o.seed())) {
+            PerfResult r;
+            try (PerfSide client = new PerfSide(d.client(), o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
+                 PerfSide server = new PerfSide(d.server(), o, o.op() == PerfOp.READ)) {
+                PerfEndpoint serverEnd = server.endpoint();
+                client.connect(serverEnd);
+                server.connect(client.endpoint());
+                PerfClient.Outcome out = PerfClient.run(client, serverEnd, server::pumpReceives,
+                        d instanceof VirtualPerfDevices, progress);
+                Boolean verified = o.verify() && out.error() == null
+                        ? (o.op() == PerfOp.READ ? client : server).verifyTargets() : null;
+                r = result(o, d.describe(), out, d.packets(), d.dropped(), verified, d.clientCounters(), d.serverCounters());
+            }
+            return r;
         } finally {
             progress.finish();
         }
     }
 
-    private static final long PROGRESS_EVERY_NANOS = 200_000_000L;
-    /** Latency samples kept (8 bytes each); later completions are not sampled. */
-    private static final int MAX_LATENCY_SAMPLES = 1_000_000;
+    private static PerfResult result(PerfOptions o, String link, PerfClient.Outcome out, long packets, long dropped,
+                                     Boolean verified, Map<String, Long> client, Map<String, Long> server) {
+        long retrans = client.getOrDefault("completer_retry_err", 0L);
+        return new PerfResult(o.op(), o.size(), out.done(), o.qps(), o.mtu().bytes, link, out.seconds(), out.peak(),
+                out.average(), out.done() / out.seconds() / 1e6, packets, retrans, dropped, verified, out.error(), client,
+                server, out.latency());
+    }
 
-    private static PerfResult run(PerfOptions o, PerfLink link, PerfProgress progress) {
-        Nic client = link.client();
-        Nic server = link.server();
-        ProtectionDomain cpd = client.allocPd();
-        ProtectionDomain spd = server.allocPd();
-        int depth = o.txDepth();
-        CompletionQueue ccq = client.createCq(Math.max(16, depth * o.qps()));
-        CompletionQueue scq = server.createCq(Math.max(16, depth * o.qps()));
-        Arena arena = Arena.ofAuto();
-        int bufBytes = Math.max(8, o.size());
-        List<Flow> flows = new ArrayList<>();
-        for (int i = 0; i < o.qps(); i++) {
-            Flow f = new Flow();
-            f.postedAt = new long[depth];
-            f.clientMr = client.regMr(cpd, arena.allocate(bufBytes, 8), Access.LOCAL_WRITE | Access.REMOTE_ANY);
-            f.serverMr = server.regMr(spd, arena.allocate(bufBytes, 8), Access.LOCAL_WRITE | Access.REMOTE_ANY);
-            QpCaps caps = new QpCaps(depth, depth, 1, 1, 0);
-            f.client = client.createQp(cpd, QpType.RC, ccq, ccq, null, caps, false);
-            f.server = server.createQp(spd, QpType.RC, scq, scq, null, caps, false);
-            connect(client, f.client, server.gids().getFirst(), f.server.qpn(), o.mtu());
-            connect(server, f.server, client.gids().getFirst(), f.client.qpn(), o.mtu());
-            fillPattern(o.op() == PerfOp.READ ? f.serverMr.segment() : f.clientMr.segment(), o.seed() + i);
-            flows.add(f);
+    /** The link of a two-process run: UDP on a given address and port. */
+    private static LinkSpec udpLink(String spec, String role) {
+        LinkSpec link = LinkSpec.parse(spec);
+        if (link.kind() != LinkSpec.Kind.UDP || link.port() == 0) {
+            throw new IllegalArgumentException(role + " needs --link udp:ADDR[:PORT], the address this side binds");
         }
-        SendWr wr = new SendWr(1);
-        RecvWr recv = new RecvWr(1);
-        WorkCompletion[] wcs = new WorkCompletion[64];
-        for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
-        long total = (long) o.iters() * o.qps();
-        long done = 0;
-        String error = null;
-        double peak = 0;
-        long start = System.nanoTime();
-        long batchStart = start;
-        long batchDone = 0;
-        long lastProgress = start;
-        long[] latencies = new long[(int) Math.min(total, MAX_LATENCY_SAMPLES)];
-        int samples = 0;
-        while (done < total && error == null) {
-            for (Flow f : flows) {
-                if (o.op() == PerfOp.SEND) {
-                    while (f.receivesPosted < Math.min(f.completed + depth, o.iters())) {
-                        recv.wrId = f.receivesPosted++;
-                        recv.numSge = 1;
-                        recv.sgList[0].set(f.serverMr.iova(), bufBytes, f.serverMr.lkey());
-                        server.postRecv(f.server, recv);
+        return link;
+    }
+
+    /**
+     * The server of a two-process run: binds its device on {@code o.link()} and the out-of-band port on the
+     * same address, serves one client with the run it asks for, and returns what it verified.
+     */
+    public static PerfServerReport serve(PerfOptions o, int oobPort, Runnable onListening) {
+        LinkSpec link = udpLink(o.link(), "--server");
+        try (ServerSocket listener = new ServerSocket()) {
+            listener.setReuseAddress(true);
+            listener.bind(new InetSocketAddress(link.address(), oobPort));
+            onListening.run();
+            try (Socket s = listener.accept(); Oob oob = new Oob(s)) {
+                Oob.Hello hello = oob.receive(Oob.Hello.class);
+                PerfOptions run = new PerfOptions(hello.op(), o.link(), hello.size(), hello.iters(), hello.qps(),
+                        Mtu.ofBytes(hello.mtu()), 0, hello.seed(), hello.verify(), hello.txDepth());
+                try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.seed());
+                     var ctx = new Closing(dev)) {
+                    try (PerfSide side = new PerfSide(ctx.context, run, run.op() == PerfOp.READ)) {
+                        side.connect(hello.endpoint());
+                        side.pumpReceives();
+                        oob.send(new Oob.Welcome(side.endpoint(), null));
+                        Oob.Done done = awaitDone(oob, side);
+                        Boolean verified = run.verify() && run.op() != PerfOp.READ && done.completed() == (long) run.iters() * run.qps()
+                                ? side.verifyTargets() : null;
+                        oob.send(new Oob.Report(verified, dev.counters()));
+                        return new PerfServerReport(run, s.getInetAddress().getHostAddress(), done.completed(), verified, dev.counters());
                     }
                 }
-                while (f.posted < o.iters() && f.posted - f.completed < depth) {
-                    prepare(wr, o, f, f.posted);
-                    f.postedAt[(int) (f.posted % depth)] = System.nanoTime();
-                    client.postSend(f.client, wr);
-                    f.posted++;
-                }
             }
-            link.progress(ccq);
-            int n;
-            long before = done;
-            while ((n = ccq.poll(wcs)) > 0) {
-                long polledAt = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    if (wcs[i].status != WcStatus.SUCCESS) {
-                        // the first error is the cause; flushes of the other requests follow it
-                        if (error == null) error = wcs[i].status.ibvName() + " on QP 0x" + Integer.toHexString(wcs[i].qpNum);
-                        break;
-                    }
-                    for (Flow f : flows) {
-                        if (f.client.qpn() != wcs[i].qpNum) continue;
-                        if (samples < latencies.length) latencies[samples++] = polledAt - f.postedAt[(int) (f.completed % depth)];
-                        f.completed++;
-                    }
-                    done++;
-                }
-            }
-            while (scq.poll(wcs) > 0) {
-                // receive completions; the receive buffers are re-posted above
-            }
-            if (done == before && error == null) error = "no progress: the link stalled";
-            long now = System.nanoTime();
-            if (now - lastProgress >= PROGRESS_EVERY_NANOS) {
-                progress.update(done, total, now - start);
-                lastProgress = now;
-            }
-            if (done - batchDone >= Math.max(1, total / 20) && now > batchStart) {
-                peak = Math.max(peak, (done - batchDone) * (double) o.size() / ((now - batchStart) / 1e9) / 1e6);
-                batchStart = now;
-                batchDone = done;
-            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("perf server: " + e.getMessage(), e);
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        double avg = done * (double) o.size() / seconds / 1e6;
-        Boolean verified = o.verify() && error == null ? verify(o, flows) : null;
-        long retrans = client.counters().get(Counter.COMPLETER_RETRY_ERR);
-        return new PerfResult(o.op(), o.size(), done, o.qps(), o.mtu().bytes, link.describe(), seconds,
-                Math.max(peak, avg), avg, done / seconds / 1e6, link.packets(), retrans, link.dropped(), verified, error,
-                client.counters().snapshot(), server.counters().snapshot(), Latency.of(latencies, samples));
     }
 
-    private static void prepare(SendWr wr, PerfOptions o, Flow f, long n) {
-        wr.wrId = n;
-        wr.opcode = o.op().opcode;
-        wr.sendFlags = SendFlags.SIGNALED;
-        wr.numSge = o.size() == 0 ? 0 : 1;
-        wr.sgList[0].set(f.clientMr.iova(), Math.max(o.size(), o.op() == PerfOp.ATOMIC ? 8 : 0), f.clientMr.lkey());
-        if (o.op() == PerfOp.ATOMIC) wr.numSge = 1;
-        wr.remoteAddr = f.serverMr.iova();
-        wr.rkey = f.serverMr.rkey();
-        wr.compareAdd = 1;
-    }
-
-    static void fillPattern(MemorySegment seg, long seed) {
-        for (long i = 0; i < seg.byteSize(); i++) seg.set(ValueLayout.JAVA_BYTE, i, (byte) (seed * 31 + i * 7));
-    }
-
-    /** Every byte of every target equals the pattern; for atomics the counter equals the number of adds. */
-    private static boolean verify(PerfOptions o, List<Flow> flows) {
-        for (int i = 0; i < flows.size(); i++) {
-            Flow f = flows.get(i);
-            if (o.op() == PerfOp.ATOMIC) {
-                if (f.serverMr.segment().get(HOST, 0) != o.iters()) return false;
-                continue;
+    /** Keeps the server's receives posted (SEND) until the client says it is done. */
+    private static Oob.Done awaitDone(Oob oob, PerfSide side) throws IOException {
+        if (side.o.op() != PerfOp.SEND) return oob.receive(Oob.Done.class);
+        AtomicReference<Object> done = new AtomicReference<>();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                done.set(oob.receive(Oob.Done.class));
+            } catch (IOException | RuntimeException e) {
+                done.set(e);
             }
-            MemorySegment src = o.op() == PerfOp.READ ? f.serverMr.segment() : f.clientMr.segment();
-            MemorySegment dst = o.op() == PerfOp.READ ? f.clientMr.segment() : f.serverMr.segment();
-            if (MemorySegment.mismatch(src, 0, o.size(), dst, 0, o.size()) != -1) return false;
+        });
+        while (done.get() == null) {
+            side.pumpReceives();
+            Thread.onSpinWait();
         }
-        return true;
+        try {
+            reader.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (done.get() instanceof IOException e) throw e;
+        if (done.get() instanceof RuntimeException e) throw e;
+        return (Oob.Done) done.get();
     }
 
-    private static void connect(Nic nic, QueuePair qp, Gid peer, int peerQpn, Mtu mtu) {
-        // timeout 14 (67 ms), perftest's default: a cold JIT on the wall clock needs the room
-        nic.modifyToRts(qp, QpAttr.rcConnect(peer, peerQpn, mtu));
+    /** The client of a two-process run: its device on {@code o.link()}, the server at {@code host:oobPort}. */
+    public static PerfResult connect(PerfOptions o, String host, int oobPort, PerfProgress progress) {
+        LinkSpec link = udpLink(o.link(), "--connect");
+        InetAddress server;
+        try {
+            server = InetAddress.ofLiteral(host); // an address, never a name to look up
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--connect " + host + ": not an IP address");
+        }
+        try (SoftRnic dev = UdpPerfDevices.open("soft0", link.address(), link.port(), link.port(), o.seed());
+             var ctx = new Closing(dev);
+             PerfSide side = new PerfSide(ctx.context, o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
+             Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(server, oobPort), 10_000);
+            try (Oob oob = new Oob(s)) {
+                oob.send(new Oob.Hello(o.op(), o.size(), o.iters(), o.qps(), o.mtu().bytes, o.txDepth(), o.seed(), o.verify(),
+                        side.endpoint()));
+                Oob.Welcome w = oob.receive(Oob.Welcome.class);
+                if (w.error() != null) throw new IllegalStateException("perf server: " + w.error());
+                side.connect(w.endpoint());
+                PerfClient.Outcome out = PerfClient.run(side, w.endpoint(), () -> { }, false, progress);
+                oob.send(new Oob.Done(out.done()));
+                Oob.Report report = oob.receive(Oob.Report.class);
+                Boolean verified = !o.verify() || out.error() != null ? null
+                        : o.op() == PerfOp.READ ? side.verifyTargets() : report.verified();
+                String describe = "udp " + link.address().getHostAddress() + " <-> " + host + " port " + link.port()
+                        + " (two processes)";
+                long packets = dev.counters().get("sent_pkts") + report.counters().getOrDefault("sent_pkts", 0L);
+                long dropped = dev.counters().get("link_dropped") + report.counters().getOrDefault("link_dropped", 0L);
+                return result(o, describe, out, packets, dropped, verified, dev.counters(), report.counters());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("perf client: " + e.getMessage(), e);
+        } finally {
+            progress.finish();
+        }
+    }
+
+    /** A context that closes with the try block. */
+    private static final class Closing implements AutoCloseable {
+        final org.softrnic.verbs.RdmaContext context;
+
+        Closing(SoftRnic dev) {
+            context = dev.open();
+        }
+
+        @Override
+        public void close() {
+            context.close();
+        }
     }
 }

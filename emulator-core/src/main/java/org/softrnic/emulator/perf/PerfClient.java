@@ -1,0 +1,123 @@
+package org.softrnic.emulator.perf;
+
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.nic.qp.SendFlags;
+import org.softrnic.verbs.SendWr;
+
+/**
+ * The client's measuring loop: each QP keeps {@code txDepth} requests outstanding, as perftest does;
+ * completions are polled in batches, timed from their post, and counted towards the peak and average
+ * bandwidth.
+ */
+final class PerfClient {
+    static final ValueLayout.OfLong HOST = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final long PROGRESS_EVERY_NANOS = 200_000_000L;
+    /** Latency samples kept (8 bytes each); later completions are not sampled. */
+    private static final int MAX_LATENCY_SAMPLES = 1_000_000;
+    /** How long no completion may arrive before the run is declared stalled. */
+    static final long STALL_NANOS = 10_000_000_000L;
+
+    /** What the loop measured. */
+    record Outcome(long done, double seconds, double peak, double average, String error, Latency latency) {}
+
+    private PerfClient() {
+    }
+
+    static WorkCompletion[] completions(int n) {
+        WorkCompletion[] wcs = new WorkCompletion[n];
+        for (int i = 0; i < n; i++) wcs[i] = new WorkCompletion();
+        return wcs;
+    }
+
+    /**
+     * Runs the client side against {@code peer}; {@code pump} runs once a round (the in-process server's
+     * receives, or nothing). On the virtual fabric a poll that finds nothing has run the fabric until idle,
+     * so it means a stall at once.
+     */
+    static Outcome run(PerfSide side, PerfEndpoint peer, Runnable pump, boolean virtual, PerfProgress progress) {
+        PerfOptions o = side.o;
+        int depth = o.txDepth();
+        int qps = side.qps.size();
+        long[] posted = new long[qps];
+        long[] completed = new long[qps];
+        long[][] postedAt = new long[qps][depth];
+        SendWr wr = new SendWr(1);
+        WorkCompletion[] wcs = completions(64);
+        long total = (long) o.iters() * qps;
+        long done = 0;
+        String error = null;
+        double peak = 0;
+        long start = System.nanoTime();
+        long batchStart = start;
+        long batchDone = 0;
+        long lastProgress = start;
+        long lastCompletion = start;
+        long[] latencies = new long[(int) Math.min(total, MAX_LATENCY_SAMPLES)];
+        int samples = 0;
+        while (done < total && error == null) {
+            pump.run();
+            for (int q = 0; q < qps; q++) {
+                while (posted[q] < o.iters() && posted[q] - completed[q] < depth) {
+                    prepare(wr, side, peer, q, posted[q]);
+                    postedAt[q][(int) (posted[q] % depth)] = System.nanoTime();
+                    side.qps.get(q).postSend(wr);
+                    posted[q]++;
+                }
+            }
+            int n = side.cq.poll(wcs);
+            long now = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                if (wcs[i].status != WcStatus.SUCCESS) {
+                    // the first error is the cause; flushes of the other requests follow it
+                    if (error == null) error = wcs[i].status.ibvName() + " on QP 0x" + Integer.toHexString(wcs[i].qpNum);
+                    break;
+                }
+                int q = indexOf(side, wcs[i].qpNum);
+                if (samples < latencies.length) latencies[samples++] = now - postedAt[q][(int) (completed[q] % depth)];
+                completed[q]++;
+                done++;
+            }
+            if (n > 0) {
+                lastCompletion = now;
+            } else if (virtual && error == null) {
+                error = "no progress: the fabric went idle"; // virtual time already ran everything that could happen
+            } else if (now - lastCompletion > STALL_NANOS) {
+                error = "no progress for " + STALL_NANOS / 1_000_000_000 + " s: the link stalled";
+            }
+            if (now - lastProgress >= PROGRESS_EVERY_NANOS) {
+                progress.update(done, total, now - start);
+                lastProgress = now;
+            }
+            if (done - batchDone >= Math.max(1, total / 20) && now > batchStart) {
+                peak = Math.max(peak, (done - batchDone) * (double) o.size() / ((now - batchStart) / 1e9) / 1e6);
+                batchStart = now;
+                batchDone = done;
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        double avg = done * (double) o.size() / seconds / 1e6;
+        return new Outcome(done, seconds, Math.max(peak, avg), avg, error, Latency.of(latencies, samples));
+    }
+
+    private static int indexOf(PerfSide side, int qpn) {
+        for (int q = 0; q < side.qps.size(); q++) if (side.qps.get(q).qpn() == qpn) return q;
+        throw new IllegalStateException("a completion for QP 0x" + Integer.toHexString(qpn) + ", not one of this run's");
+    }
+
+    private static void prepare(SendWr wr, PerfSide side, PerfEndpoint peer, int q, long n) {
+        PerfOptions o = side.o;
+        var mr = side.mrs.get(q);
+        wr.wrId = n;
+        wr.opcode = o.op().opcode;
+        wr.sendFlags = SendFlags.SIGNALED;
+        wr.numSge = o.size() == 0 ? 0 : 1;
+        wr.sgList[0].set(mr.addr(), Math.max(o.size(), o.op() == PerfOp.ATOMIC ? 8 : 0), mr.lkey());
+        if (o.op() == PerfOp.ATOMIC) wr.numSge = 1;
+        wr.remoteAddr = peer.addrs().get(q);
+        wr.rkey = peer.rkeys().get(q);
+        wr.compareAdd = 1;
+    }
+}

@@ -1,0 +1,118 @@
+package org.softrnic.emulator.perf;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import org.softrnic.nic.mem.Access;
+import org.softrnic.nic.qp.Gid;
+import org.softrnic.nic.qp.QpAttr;
+import org.softrnic.nic.qp.QpCaps;
+import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpInitAttr;
+import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.RdmaContext;
+
+/**
+ * One side of a perf run on a verbs context: a PD, a CQ, and per QP a buffer and an RC QP. The pattern a
+ * buffer starts with (and the target must end with) depends on the seed and the QP's index only, so either
+ * side can check it.
+ */
+final class PerfSide implements AutoCloseable {
+    final PerfOptions o;
+    final RdmaContext ctx;
+    final ProtectionDomain pd;
+    final CompletionQueue cq;
+    final List<MemoryRegion> mrs = new ArrayList<>();
+    final List<QueuePair> qps = new ArrayList<>();
+    private final Arena arena = Arena.ofShared();
+    private final int bufBytes;
+    /** SEND: receives posted and completed per QP. */
+    private final long[] receivesPosted;
+    private final long[] receivesDone;
+    private final RecvWr recv = new RecvWr(1);
+    private final org.softrnic.nic.cq.WorkCompletion[] wcs = PerfClient.completions(64);
+
+    PerfSide(RdmaContext ctx, PerfOptions o, boolean sourceOfData) {
+        this.o = o;
+        this.ctx = ctx;
+        this.bufBytes = Math.max(8, o.size());
+        int depth = o.txDepth();
+        pd = ctx.allocPd();
+        // room for every completion the QPs can leave unpolled
+        cq = ctx.createCq(Math.max(16, depth * o.qps()));
+        for (int i = 0; i < o.qps(); i++) {
+            MemoryRegion mr = pd.regMr(arena.allocate(bufBytes, 4096), Access.LOCAL_WRITE | Access.REMOTE_ANY);
+            if (sourceOfData) fillPattern(mr.segment(), o.seed() + i);
+            mrs.add(mr);
+            qps.add(pd.createQp(QpInitAttr.rc(cq, new QpCaps(depth, depth, 1, 1, 0))));
+        }
+        receivesPosted = new long[o.qps()];
+        receivesDone = new long[o.qps()];
+    }
+
+    PerfEndpoint endpoint() {
+        return new PerfEndpoint(ctx.queryGid(1, 0).toInetAddress().getHostAddress(),
+                qps.stream().map(QueuePair::qpn).toList(), mrs.stream().map(MemoryRegion::addr).toList(),
+                mrs.stream().map(MemoryRegion::rkey).toList());
+    }
+
+    /** RESET to RTS towards the peer's QPs, with perftest's attributes (timeout 14, 67 ms: a cold JIT needs it). */
+    void connect(PerfEndpoint peer) {
+        if (peer.qpns().size() != qps.size()) throw new IllegalStateException("the peer has " + peer.qpns().size() + " QPs, not " + qps.size());
+        for (int i = 0; i < qps.size(); i++) {
+            qps.get(i).modifyToRts(QpAttr.rcConnect(Gid.parse(peer.gid()), peer.qpns().get(i), o.mtu()));
+        }
+    }
+
+    /** SEND: keeps {@code txDepth} receives posted on every QP (never more than the run needs); polls receives. */
+    void pumpReceives() {
+        if (o.op() != PerfOp.SEND) return;
+        int n;
+        while ((n = cq.poll(wcs)) > 0) {
+            for (int k = 0; k < n; k++) {
+                for (int i = 0; i < qps.size(); i++) if (qps.get(i).qpn() == wcs[k].qpNum) receivesDone[i]++;
+            }
+        }
+        for (int i = 0; i < qps.size(); i++) {
+            while (receivesPosted[i] < Math.min(receivesDone[i] + o.txDepth(), o.iters())) {
+                recv.wrId = receivesPosted[i]++;
+                recv.numSge = 1;
+                recv.sgList[0].set(mrs.get(i).addr(), bufBytes, mrs.get(i).lkey());
+                qps.get(i).postRecv(recv);
+            }
+        }
+    }
+
+    /** Every target buffer holds the pattern (atomics: the counter equals the number of adds). */
+    boolean verifyTargets() {
+        for (int i = 0; i < mrs.size(); i++) {
+            MemorySegment s = mrs.get(i).segment();
+            if (o.op() == PerfOp.ATOMIC) {
+                if (s.get(PerfClient.HOST, 0) != o.iters()) return false;
+                continue;
+            }
+            MemorySegment expected = arena.allocate(Math.max(1, o.size()));
+            fillPattern(expected, o.seed() + i);
+            if (MemorySegment.mismatch(expected, 0, o.size(), s, 0, o.size()) != -1) return false;
+        }
+        return true;
+    }
+
+    static void fillPattern(MemorySegment seg, long seed) {
+        for (long i = 0; i < seg.byteSize(); i++) seg.set(ValueLayout.JAVA_BYTE, i, (byte) (seed * 31 + i * 7));
+    }
+
+    @Override
+    public void close() {
+        for (QueuePair qp : qps) qp.close();
+        for (MemoryRegion mr : mrs) mr.close();
+        cq.close();
+        pd.close();
+        arena.close();
+    }
+}

@@ -1,0 +1,92 @@
+package org.softrnic.emulator.perf;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import org.softrnic.emulator.config.SoftRnicConfig;
+import org.softrnic.emulator.soft.SoftRnic;
+import org.softrnic.verbs.RdmaContext;
+
+/**
+ * Two soft RNICs on loopback, each on its own event loop and kernel UDP socket. IPv4: the client on ADDR,
+ * the server on the next address, both on PORT. IPv6 has one loopback address: both on ::1, the server on a
+ * socket port the kernel picks, each routed to the other's socket while the packets carry PORT.
+ */
+final class UdpPerfDevices implements PerfDevices {
+    private final SoftRnic client;
+    private final SoftRnic server;
+    private final RdmaContext clientCtx;
+    private final RdmaContext serverCtx;
+    private final String describe;
+
+    UdpPerfDevices(InetAddress clientAddress, int port, long seed) {
+        boolean v6 = clientAddress instanceof Inet6Address;
+        if (v6 && !clientAddress.isLoopbackAddress()) {
+            throw new IllegalArgumentException("--link udp:[ADDR]: both ends run in this process, so ADDR must be ::1");
+        }
+        InetAddress serverAddress = v6 ? clientAddress : next((Inet4Address) clientAddress);
+        client = open("soft0", clientAddress, port, port, seed);
+        SoftRnic s = null;
+        try {
+            s = open("soft1", serverAddress, v6 ? 0 : port, port, seed + 1);
+            if (v6) {
+                client.route(serverAddress, s.udpPort().link().localPort());
+                s.route(clientAddress, client.udpPort().link().localPort());
+            }
+        } catch (RuntimeException e) {
+            client.close();
+            if (s != null) s.close();
+            throw e;
+        }
+        server = s;
+        clientCtx = client.open();
+        serverCtx = server.open();
+        describe = v6
+                ? "udp [::1] ports " + port + " <-> " + server.udpPort().link().localPort()
+                        + " (RoCE port " + port + ", kernel sockets, an event loop per device)"
+                : "udp " + clientAddress.getHostAddress() + " <-> " + serverAddress.getHostAddress() + " port " + port
+                        + " (kernel sockets, an event loop per device)";
+    }
+
+    /** A device on {@code address:socketPort} whose packets carry {@code rocePort}. */
+    static SoftRnic open(String name, InetAddress address, int socketPort, int rocePort, long seed) {
+        String host = address instanceof Inet6Address ? "[" + address.getHostAddress() + "]" : address.getHostAddress();
+        try {
+            return SoftRnic.open(SoftRnicConfig.builder().name(name).gid(address.getHostAddress()).mtu(4096)
+                    .udpPort(rocePort).link("udp:" + host + ":" + socketPort).seed(seed).build());
+        } catch (java.io.UncheckedIOException e) {
+            throw new IllegalArgumentException("--link udp: cannot bind " + host + ":" + socketPort + " (" + e.getCause().getMessage() + ")", e);
+        }
+    }
+
+    private static Inet4Address next(Inet4Address a) {
+        byte[] b = a.getAddress();
+        if ((b[0] & 0xff) != 127 || (b[3] & 0xff) == 255) {
+            throw new IllegalArgumentException("--link udp:ADDR runs both ends in this process on ADDR and the next loopback"
+                    + " address, so ADDR must be 127.x.y.z with z < 255; for two processes or hosts use --server and --connect");
+        }
+        b[3]++;
+        try {
+            return (Inet4Address) InetAddress.getByAddress(b);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Override public SoftRnic clientDevice() { return client; }
+    @Override public SoftRnic serverDevice() { return server; }
+    @Override public RdmaContext client() { return clientCtx; }
+    @Override public RdmaContext server() { return serverCtx; }
+    @Override public long packets() { return client.counters().get("sent_pkts") + server.counters().get("sent_pkts"); }
+    @Override public long dropped() { return client.counters().get("link_dropped") + server.counters().get("link_dropped"); }
+    @Override public String describe() { return describe; }
+
+    @Override
+    public void close() {
+        clientCtx.close();
+        serverCtx.close();
+        client.close();
+        server.close();
+    }
+}

@@ -67,6 +67,11 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object instead of the table")
     boolean json;
 
+    @Option(names = "--progress", paramLabel = "MODE", defaultValue = "inline",
+            description = "UDP links: inline (default): this thread drives the devices, as perftest's one thread polls;"
+                    + " thread: each device on its own event loop")
+    String progress;
+
     @Option(names = "--server", description = "serve one client of another process (needs --link udp:ADDR[:PORT]);"
             + " the client chooses the run")
     boolean server;
@@ -93,7 +98,7 @@ public final class PerfCommand implements Callable<Integer> {
         if (server && connect != null) throw new UserError("--server and --connect exclude each other");
         if (oobPort < 1 || oobPort > 65535) throw new UserError("--oob-port must be 1..65535, not " + oobPort);
         try {
-            o = new PerfOptions(operation, link, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth);
+            o = new PerfOptions(operation, link, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth, progress);
             if ((server || connect != null) && loss > 0) throw new UserError("--loss injects faults on the in-process fabric only");
             if (server) return serve(o, out);
             r = connect != null

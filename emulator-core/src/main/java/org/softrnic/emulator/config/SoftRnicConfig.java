@@ -21,9 +21,11 @@ import org.softrnic.wire.frame.Udp;
  * @param seed    seeds keys and QP numbers
  * @param faults  fault injection on this device's outgoing links of the in-process fabric
  * @param linkFaults faults on the link from this device to the named peer, in place of {@code faults}
+ * @param progress {@code thread} (default): the device runs on its own event loop; {@code inline}: the one
+ *                 application thread that uses the device drives it whenever it polls (run to completion)
  */
 public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Integer udpPort, String link, Long seed,
-                             LimitsConfig limits, FaultConfig faults, Map<String, FaultConfig> linkFaults) {
+                             LimitsConfig limits, FaultConfig faults, Map<String, FaultConfig> linkFaults, String progress) {
     public SoftRnicConfig {
         if (name == null || name.isBlank()) name = "softrnic0";
         if (gids == null || gids.isEmpty()) throw new ConfigException("gids: at least one GID (an IP address) is required");
@@ -48,11 +50,15 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         limits = limits == null ? LimitsConfig.DEFAULTS : limits;
         faults = faults == null ? FaultConfig.NONE : faults;
         linkFaults = linkFaults == null ? Map.of() : Map.copyOf(linkFaults);
+        progress = progress == null ? "thread" : progress;
+        if (!progress.equals("thread") && !progress.equals("inline")) {
+            throw new ConfigException("progress must be thread or inline, not " + progress);
+        }
     }
 
-    public SoftRnicConfig(String name, List<String> gids, Integer mtu, Integer udpPort, String link, Long seed,
-                          LimitsConfig limits, FaultConfig faults) {
-        this(name, gids, mtu, udpPort, link, seed, limits, faults, null);
+    /** True when the application's thread drives the device ({@code progress: inline}). */
+    public boolean inline() {
+        return progress.equals("inline");
     }
 
     /** The nic-model configuration of this device. */
@@ -77,6 +83,7 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         private LimitsConfig limits;
         private FaultConfig faults;
         private final Map<String, FaultConfig> linkFaults = new java.util.HashMap<>();
+        private String progress;
 
         public Builder name(String v) { name = v; return this; }
         public Builder gid(String v) { gids.add(v); return this; }
@@ -88,9 +95,11 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         public Builder faults(FaultConfig v) { faults = v; return this; }
         /** Faults on the link to {@code peer} only. */
         public Builder linkFaults(String peer, FaultConfig v) { linkFaults.put(peer, v); return this; }
+        /** "thread" or "inline". */
+        public Builder progress(String v) { progress = v; return this; }
 
         public SoftRnicConfig build() {
-            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults);
+            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults, progress);
         }
     }
 }

@@ -3,12 +3,23 @@ package org.softrnic.emulator.perf;
 import org.softrnic.nic.qp.Mtu;
 
 /**
- * What to measure, over which link ({@code inproc} or {@code udp[:ADDR[:PORT]]}). {@code txDepth} is how many work requests each QP keeps outstanding (perftest's -t,
+ * What to measure, over which link ({@code inproc} or {@code udp[:ADDR[:PORT]]}), and on UDP how the
+ * devices progress ({@code inline}: the measuring thread drives them, as perftest's one thread polls;
+ * {@code thread}: each on its own event loop). {@code txDepth} is how many work requests each QP keeps outstanding (perftest's -t,
  * 128 by default).
  */
 public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, Mtu mtu, double loss, long seed,
-                          boolean verify, int txDepth) {
+                          boolean verify, int txDepth, String progress) {
+    public PerfOptions(PerfOp op, String link, int size, int iters, int qps, Mtu mtu, double loss, long seed,
+                       boolean verify, int txDepth) {
+        this(op, link, size, iters, qps, mtu, loss, seed, verify, txDepth, "inline");
+    }
+
     public PerfOptions {
+        if (progress == null) progress = "inline";
+        if (!progress.equals("inline") && !progress.equals("thread")) {
+            throw new IllegalArgumentException("--progress must be inline or thread, not " + progress);
+        }
         if (link == null) link = "inproc";
         if (op == PerfOp.ATOMIC) size = 8;
         if (size < 0 || size > (1 << 30)) throw new IllegalArgumentException("--size must be 0..1 GiB, not " + size);

@@ -22,12 +22,12 @@ public final class PerfRun {
     private PerfRun() {
     }
 
-    static PerfDevices devices(String spec, double loss, long seed) {
+    static PerfDevices devices(String spec, double loss, long seed, String progress) {
         LinkSpec link = LinkSpec.parse(spec);
         if (link.kind() == LinkSpec.Kind.INPROC) return new VirtualPerfDevices(loss, seed);
         if (loss > 0) throw new IllegalArgumentException("--loss injects faults on the in-process fabric only");
         if (link.port() == 0) throw new IllegalArgumentException("--link " + spec + ": perf needs a port of 1..65535");
-        return new UdpPerfDevices(link.address(), link.port(), seed);
+        return new UdpPerfDevices(link.address(), link.port(), seed, progress);
     }
 
     public static PerfResult run(PerfOptions o) {
@@ -36,15 +36,19 @@ public final class PerfRun {
 
     /** Client and server in this process. */
     public static PerfResult run(PerfOptions o, PerfProgress progress) {
-        try (PerfDevices d = devices(o.link(), o.loss(), o.seed())) {
+        try (PerfDevices d = devices(o.link(), o.loss(), o.seed(), o.progress())) {
             PerfResult r;
             try (PerfSide client = new PerfSide(d.client(), o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
                  PerfSide server = new PerfSide(d.server(), o, o.op() == PerfOp.READ)) {
                 PerfEndpoint serverEnd = server.endpoint();
                 client.connect(serverEnd);
                 server.connect(client.endpoint());
-                PerfClient.Outcome out = PerfClient.run(client, serverEnd, server::pumpReceives,
-                        d instanceof VirtualPerfDevices, progress);
+                SoftRnic serverDevice = d.serverDevice();
+                Runnable pump = () -> {
+                    serverDevice.progress(); // inline: this thread drives the server too
+                    server.pumpReceives();
+                };
+                PerfClient.Outcome out = PerfClient.run(client, serverEnd, pump, d instanceof VirtualPerfDevices, progress);
                 Boolean verified = o.verify() && out.error() == null
                         ? (o.op() == PerfOp.READ ? client : server).verifyTargets() : null;
                 r = result(o, d.describe(), out, d.packets(), d.dropped(), verified, d.clientCounters(), d.serverCounters());
@@ -85,14 +89,14 @@ public final class PerfRun {
             try (Socket s = listener.accept(); Oob oob = new Oob(s)) {
                 Oob.Hello hello = oob.receive(Oob.Hello.class);
                 PerfOptions run = new PerfOptions(hello.op(), o.link(), hello.size(), hello.iters(), hello.qps(),
-                        Mtu.ofBytes(hello.mtu()), 0, hello.seed(), hello.verify(), hello.txDepth());
-                try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.seed());
+                        Mtu.ofBytes(hello.mtu()), 0, hello.seed(), hello.verify(), hello.txDepth(), o.progress());
+                try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.seed(), o.progress());
                      var ctx = new Closing(dev)) {
                     try (PerfSide side = new PerfSide(ctx.context, run, run.op() == PerfOp.READ)) {
                         side.connect(hello.endpoint());
                         side.pumpReceives();
                         oob.send(new Oob.Welcome(side.endpoint(), null));
-                        Oob.Done done = awaitDone(oob, side);
+                        Oob.Done done = awaitDone(oob, side, dev);
                         Boolean verified = run.verify() && run.op() != PerfOp.READ && done.completed() == (long) run.iters() * run.qps()
                                 ? side.verifyTargets() : null;
                         oob.send(new Oob.Report(verified, dev.counters()));
@@ -105,9 +109,11 @@ public final class PerfRun {
         }
     }
 
-    /** Keeps the server's receives posted (SEND) until the client says it is done. */
-    private static Oob.Done awaitDone(Oob oob, PerfSide side) throws IOException {
-        if (side.o.op() != PerfOp.SEND) return oob.receive(Oob.Done.class);
+    /**
+     * Drives the server's device (inline) and keeps its receives posted (SEND) until the client says it is
+     * done; a reader thread waits for that message.
+     */
+    private static Oob.Done awaitDone(Oob oob, PerfSide side, SoftRnic dev) throws IOException {
         AtomicReference<Object> done = new AtomicReference<>();
         Thread reader = Thread.ofPlatform().daemon().start(() -> {
             try {
@@ -116,9 +122,15 @@ public final class PerfRun {
                 done.set(e);
             }
         });
+        boolean inline = side.o.progress().equals("inline");
         while (done.get() == null) {
+            boolean moved = dev.progress();
             side.pumpReceives();
-            Thread.onSpinWait();
+            if (inline) {
+                if (!moved) Thread.onSpinWait();
+            } else {
+                java.util.concurrent.locks.LockSupport.parkNanos(20_000); // the device's own loop needs the core
+            }
         }
         try {
             reader.join();
@@ -139,7 +151,7 @@ public final class PerfRun {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--connect " + host + ": not an IP address");
         }
-        try (SoftRnic dev = UdpPerfDevices.open("soft0", link.address(), link.port(), link.port(), o.seed());
+        try (SoftRnic dev = UdpPerfDevices.open("soft0", link.address(), link.port(), link.port(), o.seed(), o.progress());
              var ctx = new Closing(dev);
              PerfSide side = new PerfSide(ctx.context, o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
              Socket s = new Socket()) {
@@ -156,7 +168,7 @@ public final class PerfRun {
                 Boolean verified = !o.verify() || out.error() != null ? null
                         : o.op() == PerfOp.READ ? side.verifyTargets() : report.verified();
                 String describe = "udp " + link.address().getHostAddress() + " <-> " + host + " port " + link.port()
-                        + " (two processes)";
+                        + " (two processes, " + (o.progress().equals("inline") ? "each thread drives its device" : "an event loop per device") + ")";
                 long packets = dev.counters().get("sent_pkts") + report.counters().getOrDefault("sent_pkts", 0L);
                 long dropped = dev.counters().get("link_dropped") + report.counters().getOrDefault("link_dropped", 0L);
                 return result(o, describe, out, packets, dropped, verified, dev.counters(), report.counters());

@@ -20,16 +20,16 @@ final class UdpPerfDevices implements PerfDevices {
     private final RdmaContext serverCtx;
     private final String describe;
 
-    UdpPerfDevices(InetAddress clientAddress, int port, long seed) {
+    UdpPerfDevices(InetAddress clientAddress, int port, long seed, String progress) {
         boolean v6 = clientAddress instanceof Inet6Address;
         if (v6 && !clientAddress.isLoopbackAddress()) {
             throw new IllegalArgumentException("--link udp:[ADDR]: both ends run in this process, so ADDR must be ::1");
         }
         InetAddress serverAddress = v6 ? clientAddress : next((Inet4Address) clientAddress);
-        client = open("soft0", clientAddress, port, port, seed);
+        client = open("soft0", clientAddress, port, port, seed, progress);
         SoftRnic s = null;
         try {
-            s = open("soft1", serverAddress, v6 ? 0 : port, port, seed + 1);
+            s = open("soft1", serverAddress, v6 ? 0 : port, port, seed + 1, progress);
             if (v6) {
                 client.route(serverAddress, s.udpPort().link().localPort());
                 s.route(clientAddress, client.udpPort().link().localPort());
@@ -44,20 +44,24 @@ final class UdpPerfDevices implements PerfDevices {
         serverCtx = server.open();
         describe = v6
                 ? "udp [::1] ports " + port + " <-> " + server.udpPort().link().localPort()
-                        + " (RoCE port " + port + ", kernel sockets, an event loop per device)"
+                        + " (RoCE port " + port + ", kernel sockets, " + how(progress) + ")"
                 : "udp " + clientAddress.getHostAddress() + " <-> " + serverAddress.getHostAddress() + " port " + port
-                        + " (kernel sockets, an event loop per device)";
+                        + " (kernel sockets, " + how(progress) + ")";
     }
 
     /** A device on {@code address:socketPort} whose packets carry {@code rocePort}. */
-    static SoftRnic open(String name, InetAddress address, int socketPort, int rocePort, long seed) {
+    static SoftRnic open(String name, InetAddress address, int socketPort, int rocePort, long seed, String progress) {
         String host = address instanceof Inet6Address ? "[" + address.getHostAddress() + "]" : address.getHostAddress();
         try {
             return SoftRnic.open(SoftRnicConfig.builder().name(name).gid(address.getHostAddress()).mtu(4096)
-                    .udpPort(rocePort).link("udp:" + host + ":" + socketPort).seed(seed).build());
+                    .udpPort(rocePort).link("udp:" + host + ":" + socketPort).seed(seed).progress(progress).build());
         } catch (java.io.UncheckedIOException e) {
             throw new IllegalArgumentException("--link udp: cannot bind " + host + ":" + socketPort + " (" + e.getCause().getMessage() + ")", e);
         }
+    }
+
+    static String how(String progress) {
+        return progress.equals("inline") ? "one thread drives both devices" : "an event loop per device";
     }
 
     private static Inet4Address next(Inet4Address a) {

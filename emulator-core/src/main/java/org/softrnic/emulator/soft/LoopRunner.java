@@ -152,12 +152,13 @@ final class LoopRunner implements Runner {
     }
 
     @Override
-    public void idle() {
+    public boolean idle() {
         Thread.onSpinWait();
+        return false;
     }
 
     @Override
-    public boolean virtual() {
+    public boolean drivesProgress() {
         return false;
     }
 

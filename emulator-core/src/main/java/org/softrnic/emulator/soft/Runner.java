@@ -25,11 +25,36 @@ interface Runner extends AutoCloseable {
     /** Hands the filled slot to the model. The virtual runner posts at once and throws what the model throws. */
     void publish(long claim);
 
-    /** A poll found nothing: the virtual runner runs the fabric until it is idle; a loop needs nothing. */
-    void idle();
+    /**
+     * A poll found nothing: a runner that the caller's thread drives moves the device (the virtual one runs
+     * the whole fabric until idle); a loop needs nothing. Returns true when that may have completed work.
+     */
+    boolean idle();
 
-    /** True when waits must run the fabric rather than block (virtual time, caller's thread). */
-    boolean virtual();
+    /** True when the caller's thread drives the device, so waits poll instead of blocking. */
+    boolean drivesProgress();
+
+    /** True under virtual time, where a wait that finds nothing after {@link #idle} would wait forever. */
+    default boolean virtual() {
+        return false;
+    }
+
+    /**
+     * Takes the next item of {@code queue} (CQ events, async events), waiting at most {@code timeout}: a loop's
+     * caller blocks; a caller that drives the device polls it meanwhile, and under virtual time stops as soon
+     * as the fabric has nothing left to do.
+     */
+    default <T> T await(java.util.concurrent.BlockingQueue<T> queue, java.time.Duration timeout) throws InterruptedException {
+        if (!drivesProgress()) return queue.poll(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        long end = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            T t = queue.poll();
+            if (t != null) return t;
+            boolean moved = idle();
+            if ((virtual() && !moved) || System.nanoTime() - end >= 0) return queue.poll();
+            if (!moved) Thread.onSpinWait();
+        }
+    }
 
     @Override
     void close();

@@ -2,7 +2,6 @@ package org.softrnic.emulator.soft;
 
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.softrnic.verbs.CompletionChannel;
 import org.softrnic.verbs.CompletionQueue;
 
@@ -28,16 +27,7 @@ final class SoftChannel extends SoftResource implements CompletionChannel {
     @Override
     public CompletionQueue getCqEvent(Duration timeout) throws InterruptedException {
         checkOpen("ibv_get_cq_event");
-        SoftCq cq;
-        if (device.runner.virtual()) {
-            cq = fired.poll();
-            if (cq == null) {
-                device.runner.idle();
-                cq = fired.poll();
-            }
-        } else {
-            cq = fired.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        }
+        SoftCq cq = device.runner.await(fired, timeout);
         if (cq != null) cq.eventDelivered();
         return cq;
     }

@@ -2,7 +2,6 @@ package org.softrnic.emulator.soft;
 
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.softrnic.nic.AsyncEvent;
 import org.softrnic.nic.DeviceAttributes;
 import org.softrnic.nic.Errno;
@@ -121,11 +120,7 @@ final class SoftContext extends SoftResource implements RdmaContext {
     @Override
     public AsyncEvent getAsyncEvent(Duration timeout) throws InterruptedException {
         checkOpen("ibv_get_async_event");
-        if (device.runner.virtual()) {
-            device.runner.idle();
-            return events.poll();
-        }
-        return events.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return device.runner.await(events, timeout);
     }
 
     @Override

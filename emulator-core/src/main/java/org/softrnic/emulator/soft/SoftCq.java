@@ -71,10 +71,7 @@ final class SoftCq extends SoftResource implements CompletionQueue {
     public int poll(WorkCompletion[] out, int max) {
         checkOpen("ibv_poll_cq");
         int n = cq.poll(out, max);
-        if (n == 0) {
-            device.runner.idle();
-            if (device.runner.virtual()) n = cq.poll(out, max);
-        }
+        if (n == 0 && device.runner.idle()) n = cq.poll(out, max);
         return n;
     }
 

@@ -79,7 +79,7 @@ public final class SoftFabric implements AutoCloseable {
                 threaded.faults(config.name(), e.getKey(), e.getValue().toLinkFaults());
             }
             try {
-                device = SoftRnic.threaded(config, port, () -> removed(config.name()));
+                device = SoftRnic.attached(config, port, () -> removed(config.name()));
             } catch (RuntimeException e) {
                 port.close();
                 throw e;

@@ -53,12 +53,17 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         SoftProvider.register(this);
     }
 
-    /** A device on its own event loop, attached through {@code port}. */
-    static SoftRnic threaded(SoftRnicConfig config, Port port, Runnable onClose) {
+    /**
+     * A device attached through {@code port} on the wall clock: on its own event loop, or driven by the
+     * application's thread when its configuration says {@code progress: inline}.
+     */
+    static SoftRnic attached(SoftRnicConfig config, Port port, Runnable onClose) {
         NicConfig nc = config.toNicConfig().withLink(port.profile());
         Nic nic = new Nic(nc, System::nanoTime, port, port.arena());
         int maxSge = nc.attributes().maxSge();
-        LoopRunner runner = new LoopRunner(config.name(), nic, port, maxSge, nc.attributes().maxInlineData());
+        int maxInline = nc.attributes().maxInlineData();
+        Runner runner = config.inline() ? new PollingRunner(nic, port, maxSge, maxInline)
+                : new LoopRunner(config.name(), nic, port, maxSge, maxInline);
         return new SoftRnic(config, nic, runner, port, onClose);
     }
 
@@ -84,7 +89,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         try {
             UdpPort port = UdpPort.open(link.address(), link.port(), config.udpPort());
             try {
-                return threaded(config, port, () -> { });
+                return attached(config, port, () -> { });
             } catch (RuntimeException e) {
                 port.close();
                 throw e;
@@ -100,6 +105,15 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         for (SoftContext c : contexts) {
             if (api == null || c.owns(api)) c.deliver(out);
         }
+    }
+
+    /**
+     * Moves the device once when the caller drives it ({@code progress: inline}, or the virtual fabric):
+     * received packets, due timers. Returns whether anything happened. A device on its own loop needs no
+     * help: false.
+     */
+    public boolean progress() {
+        return runner.drivesProgress() && runner.idle();
     }
 
     @Override

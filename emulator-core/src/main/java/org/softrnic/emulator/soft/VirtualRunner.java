@@ -41,8 +41,13 @@ final class VirtualRunner implements Runner {
     }
 
     @Override
-    public void idle() {
-        fabric.runUntilIdle();
+    public boolean idle() {
+        return fabric.runUntilIdle() > 0;
+    }
+
+    @Override
+    public boolean drivesProgress() {
+        return true;
     }
 
     @Override

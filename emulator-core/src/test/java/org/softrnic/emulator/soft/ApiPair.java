@@ -25,7 +25,11 @@ import org.softrnic.verbs.RdmaContext;
  * the right order.
  */
 final class ApiPair implements AutoCloseable {
-    enum Kind { THREADED, VIRTUAL, UDP }
+    /** UDP_INLINE: UDP with {@code progress: inline}, both devices driven by the test's thread. */
+    enum Kind { THREADED, VIRTUAL, UDP, UDP_INLINE }
+
+    /** The pair being tested, whose inline devices {@link #await} drives. */
+    private static ApiPair current;
 
     static final int SIZE = 1 << 20;
     static final int ALL_ACCESS = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
@@ -52,14 +56,15 @@ final class ApiPair implements AutoCloseable {
         switch (kind) {
             case THREADED, VIRTUAL -> {
                 fabric = kind == Kind.THREADED ? SoftFabric.threaded() : SoftFabric.virtual(7);
-                devA = fabric.add(config("pairA", "10.1.0.1", "inproc", faults, mtu));
-                devB = fabric.add(config("pairB", "10.1.0.2", "inproc", faults, mtu));
+                devA = fabric.add(config("pairA", "10.1.0.1", "inproc", faults, mtu).build());
+                devB = fabric.add(config("pairB", "10.1.0.2", "inproc", faults, mtu).build());
             }
             default -> {
                 fabric = null;
                 // two sockets on 127.0.0.1, kernel-chosen ports, each told where the other listens
-                devA = SoftRnic.open(config("pairA", "127.0.0.1", "udp:127.0.0.1:0", faults, mtu));
-                devB = SoftRnic.open(config("pairB", "127.0.0.2", "udp:127.0.0.2:0", faults, mtu));
+                String progress = kind == Kind.UDP_INLINE ? "inline" : "thread";
+                devA = SoftRnic.open(config("pairA", "127.0.0.1", "udp:127.0.0.1:0", faults, mtu).progress(progress).build());
+                devB = SoftRnic.open(config("pairB", "127.0.0.2", "udp:127.0.0.2:0", faults, mtu).progress(progress).build());
                 devA.route(java.net.InetAddress.ofLiteral("127.0.0.2"), devB.udpPort().link().localPort());
                 devB.route(java.net.InetAddress.ofLiteral("127.0.0.1"), devA.udpPort().link().localPort());
             }
@@ -76,10 +81,11 @@ final class ApiPair implements AutoCloseable {
         qpB = pdB.createQp(QpInitAttr.rc(cqB, new QpCaps(256, 256, 2, 2, 64)));
         qpA.modifyToRts(QpAttr.rcConnect(b.queryGid(1, 0), qpB.qpn(), mtu));
         qpB.modifyToRts(QpAttr.rcConnect(a.queryGid(1, 0), qpA.qpn(), mtu));
+        current = this;
     }
 
-    private static SoftRnicConfig config(String name, String gid, String link, FaultConfig faults, Mtu mtu) {
-        return SoftRnicConfig.builder().name(name).gid(gid).link(link).mtu(mtu.bytes).faults(faults).build();
+    private static SoftRnicConfig.Builder config(String name, String gid, String link, FaultConfig faults, Mtu mtu) {
+        return SoftRnicConfig.builder().name(name).gid(gid).link(link).mtu(mtu.bytes).faults(faults);
     }
 
     MemorySegment memA() {
@@ -105,6 +111,10 @@ final class ApiPair implements AutoCloseable {
         while (got.size() < n) {
             int k = cq.poll(batch, Math.min(batch.length, n - got.size()));
             for (int i = 0; i < k; i++) got.add(new WorkCompletion().copyFrom(batch[i]));
+            if (k == 0 && current != null) {
+                current.devA.progress(); // inline devices move only when their thread drives them
+                current.devB.progress();
+            }
             if (k == 0 && System.nanoTime() > end) throw new AssertionError("timed out with " + got.size() + " of " + n + " completions");
         }
         return got;

@@ -91,6 +91,25 @@ class LifecycleTest {
     }
 
     @Test
+    void anInlineDeviceRefusesOtherThreads() throws Exception {
+        try (SoftRnic dev = SoftRnic.open(SoftRnicConfig.builder().name("inline0").gid("127.0.0.1").link("udp:127.0.0.1:0")
+                .progress("inline").build()); RdmaContext ctx = dev.open()) {
+            var refused = new java.util.concurrent.atomic.AtomicReference<Throwable>();
+            Thread other = Thread.ofPlatform().start(() -> {
+                try {
+                    ctx.allocPd();
+                } catch (Throwable t) {
+                    refused.set(t);
+                }
+            });
+            other.join();
+            assertTrue(refused.get() instanceof IllegalStateException, String.valueOf(refused.get()));
+            assertTrue(refused.get().getMessage().contains("runs inline on thread"), refused.get().getMessage());
+            ctx.allocPd().close(); // its own thread may
+        }
+    }
+
+    @Test
     void aClosedDeviceLeavesTheListAndItsNativeMemoryIsFreed() throws Exception {
         long before = CountedArena.live();
         for (int i = 0; i < 5; i++) cycle("round" + i);

@@ -34,6 +34,11 @@ public record NicConfig(String name, List<Gid> gids, Mtu activeMtu, int rocePort
         return new NicConfig(name, gids, mtu, rocePort, seed, attributes, link);
     }
 
+    /** The same device on another RoCE UDP port. */
+    public NicConfig withRocePort(int port) {
+        return new NicConfig(name, gids, activeMtu, port, seed, attributes, link);
+    }
+
     public NicConfig withLink(LinkProfile profile) {
         return new NicConfig(name, gids, activeMtu, rocePort, seed, attributes, profile);
     }

@@ -33,6 +33,11 @@ public interface Port extends PacketSink, AutoCloseable {
     default void bind(Thread loop) {
     }
 
+    /** The RoCE UDP port the device must use because the link fixes it (a UDP socket's), or 0. */
+    default int rocePort() {
+        return 0;
+    }
+
     /** Packets this port dropped on the way out (loss injected, no such destination, full queues). */
     long dropped();
 

@@ -35,7 +35,10 @@ public final class UdpPort implements Port {
         this.selector = s;
     }
 
-    /** Binds {@code address:socketPort} (0 picks a free port); packets carry {@code rocePort}. */
+    /**
+     * Binds {@code address:socketPort} (0 picks a free port); packets carry {@code rocePort}, or with 0 the
+     * socket's own port.
+     */
     public static UdpPort open(InetAddress address, int socketPort, int rocePort) throws IOException {
         return new UdpPort(address, socketPort, rocePort);
     }
@@ -47,6 +50,11 @@ public final class UdpPort implements Port {
     @Override
     public LinkProfile profile() {
         return link.profile();
+    }
+
+    @Override
+    public int rocePort() {
+        return link.rocePort();
     }
 
     @Override

@@ -94,7 +94,10 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         return open(address, socketPort, rocePort, Arena.ofAuto());
     }
 
-    /** As {@link #open(InetAddress, int, int)}, its receive buffer from {@code arena}. */
+    /**
+     * As {@link #open(InetAddress, int, int)}, its receive buffer from {@code arena}; a {@code rocePort} of 0
+     * makes the socket's own port (the one the kernel picked, for socket port 0) the RoCE port.
+     */
     public static UdpLink open(InetAddress address, int socketPort, int rocePort, Arena arena) throws IOException {
         boolean v6 = address instanceof Inet6Address;
         DatagramChannel ch = DatagramChannel.open(v6 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
@@ -109,7 +112,8 @@ public final class UdpLink implements PacketSink, AutoCloseable {
             ch.close();
             throw e;
         }
-        return new UdpLink(ch, address, ((InetSocketAddress) ch.getLocalAddress()).getPort(), rocePort, arena);
+        int bound = ((InetSocketAddress) ch.getLocalAddress()).getPort();
+        return new UdpLink(ch, address, bound, rocePort == 0 ? bound : rocePort, arena);
     }
 
     /** Packets for {@code peer} go to its socket port {@code port} instead of the RoCE port they carry. */
@@ -127,6 +131,11 @@ public final class UdpLink implements PacketSink, AutoCloseable {
 
     public int localPort() {
         return localPort;
+    }
+
+    /** The UDP destination port this link's device expects in its packets' headers. */
+    public int rocePort() {
+        return rocePort;
     }
 
     /** What this socket does to the headers the ICRC covers: the profile a device on this link needs. */

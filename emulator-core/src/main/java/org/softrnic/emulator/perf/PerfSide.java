@@ -56,7 +56,8 @@ final class PerfSide implements AutoCloseable {
     }
 
     PerfEndpoint endpoint() {
-        return new PerfEndpoint(ctx.queryGid(1, 0).toInetAddress().getHostAddress(),
+        int port = ctx.device() instanceof org.softrnic.emulator.soft.SoftRnic soft ? soft.rocePort() : 0;
+        return new PerfEndpoint(ctx.queryGid(1, 0).toInetAddress().getHostAddress(), port,
                 qps.stream().map(QueuePair::qpn).toList(), mrs.stream().map(MemoryRegion::addr).toList(),
                 mrs.stream().map(MemoryRegion::rkey).toList());
     }
@@ -65,7 +66,9 @@ final class PerfSide implements AutoCloseable {
     void connect(PerfEndpoint peer) {
         if (peer.qpns().size() != qps.size()) throw new IllegalStateException("the peer has " + peer.qpns().size() + " QPs, not " + qps.size());
         for (int i = 0; i < qps.size(); i++) {
-            qps.get(i).modifyToRts(QpAttr.rcConnect(Gid.parse(peer.gid()), peer.qpns().get(i), o.mtu()));
+            QpAttr attr = QpAttr.rcConnect(Gid.parse(peer.gid()), peer.qpns().get(i), o.mtu());
+            attr.ahAttr = attr.ahAttr.withUdpPort(peer.port());
+            qps.get(i).modifyToRts(attr);
         }
     }
 

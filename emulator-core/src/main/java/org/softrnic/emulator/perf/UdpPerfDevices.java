@@ -9,9 +9,9 @@ import org.softrnic.emulator.soft.SoftRnic;
 import org.softrnic.verbs.RdmaContext;
 
 /**
- * Two soft RNICs on loopback, each on its own event loop and kernel UDP socket. IPv4: the client on ADDR,
- * the server on the next address, both on PORT. IPv6 has one loopback address: both on ::1, the server on a
- * socket port the kernel picks, each routed to the other's socket while the packets carry PORT.
+ * Two soft RNICs on loopback, each on its own kernel UDP socket. IPv4: the client on ADDR, the server on the
+ * next address, both on PORT. IPv6 has one loopback address: both on ::1, the server on a port the kernel
+ * picks, which is its RoCE port too; each side's address vectors name the other's port.
  */
 final class UdpPerfDevices implements PerfDevices {
     private final SoftRnic client;
@@ -30,10 +30,6 @@ final class UdpPerfDevices implements PerfDevices {
         SoftRnic s = null;
         try {
             s = open("soft1", serverAddress, v6 ? 0 : port, port, seed + 1, progress);
-            if (v6) {
-                client.route(serverAddress, s.udpPort().link().localPort());
-                s.route(clientAddress, client.udpPort().link().localPort());
-            }
         } catch (RuntimeException e) {
             client.close();
             if (s != null) s.close();
@@ -43,8 +39,7 @@ final class UdpPerfDevices implements PerfDevices {
         clientCtx = client.open();
         serverCtx = server.open();
         describe = v6
-                ? "udp [::1] ports " + port + " <-> " + server.udpPort().link().localPort()
-                        + " (RoCE port " + port + ", kernel sockets, " + how(progress) + ")"
+                ? "udp [::1] ports " + port + " <-> " + server.rocePort() + " (kernel sockets, " + how(progress) + ")"
                 : "udp " + clientAddress.getHostAddress() + " <-> " + serverAddress.getHostAddress() + " port " + port
                         + " (kernel sockets, " + how(progress) + ")";
     }

@@ -59,6 +59,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
      */
     static SoftRnic attached(SoftRnicConfig config, Port port, Runnable onClose) {
         NicConfig nc = config.toNicConfig().withLink(port.profile());
+        if (port.rocePort() > 0) nc = nc.withRocePort(port.rocePort());
         Nic nic = new Nic(nc, System::nanoTime, port, port.arena());
         int maxSge = nc.attributes().maxSge();
         int maxInline = nc.attributes().maxInlineData();
@@ -76,7 +77,9 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     /**
      * The device its configuration describes, on the link it names: {@code inproc} joins
      * {@link SoftFabric#shared()}; {@code udp[:ADDR[:PORT]]} binds a UDP socket (ADDR must be one of the
-     * device's GIDs; PORT, 4791 by default, is the socket's; the packets carry {@code udp_port}).
+     * device's GIDs; PORT, 4791 by default, is the socket's; the packets carry {@code udp_port}, except
+     * that with PORT 0 the kernel picks the socket's port and the device uses it as its RoCE port: peers
+     * then name it in their address vectors, {@link org.softrnic.nic.qp.AddressVector#withUdpPort}).
      */
     public static SoftRnic open(SoftRnicConfig config) {
         LinkSpec link = LinkSpec.parse(config.link());
@@ -87,7 +90,8 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
                     + " is not one of the device's GIDs " + config.gids());
         }
         try {
-            UdpPort port = UdpPort.open(link.address(), link.port(), config.udpPort());
+            // PORT 0: the kernel picks the socket's port, and it is the device's RoCE port too
+            UdpPort port = UdpPort.open(link.address(), link.port(), link.port() == 0 ? 0 : config.udpPort());
             try {
                 return attached(config, port, () -> { });
             } catch (RuntimeException e) {
@@ -130,6 +134,11 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     @Override
     public long guid() {
         return nic.gids().getFirst().lo() ^ nic.gids().getFirst().hi();
+    }
+
+    /** The UDP destination port this device expects: peers on other ports put it in their address vectors. */
+    public int rocePort() {
+        return nic.config().rocePort();
     }
 
     public SoftRnicConfig config() {

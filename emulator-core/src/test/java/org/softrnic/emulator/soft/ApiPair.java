@@ -61,12 +61,11 @@ final class ApiPair implements AutoCloseable {
             }
             default -> {
                 fabric = null;
-                // two sockets on 127.0.0.1, kernel-chosen ports, each told where the other listens
+                // two sockets on 127.0.0.1 and .2, on kernel-chosen ports that are also their RoCE ports;
+                // each QP's address vector names the peer's (valid RoCEv2 on the wire, no routes)
                 String progress = kind == Kind.UDP_INLINE ? "inline" : "thread";
                 devA = SoftRnic.open(config("pairA", "127.0.0.1", "udp:127.0.0.1:0", faults, mtu).progress(progress).build());
                 devB = SoftRnic.open(config("pairB", "127.0.0.2", "udp:127.0.0.2:0", faults, mtu).progress(progress).build());
-                devA.route(java.net.InetAddress.ofLiteral("127.0.0.2"), devB.udpPort().link().localPort());
-                devB.route(java.net.InetAddress.ofLiteral("127.0.0.1"), devA.udpPort().link().localPort());
             }
         }
         a = devA.open();
@@ -79,9 +78,16 @@ final class ApiPair implements AutoCloseable {
         mrB = pdB.regMr(arena.allocate(SIZE, 4096), ALL_ACCESS);
         qpA = pdA.createQp(QpInitAttr.rc(cqA, new QpCaps(256, 256, 2, 2, 64)));
         qpB = pdB.createQp(QpInitAttr.rc(cqB, new QpCaps(256, 256, 2, 2, 64)));
-        qpA.modifyToRts(QpAttr.rcConnect(b.queryGid(1, 0), qpB.qpn(), mtu));
-        qpB.modifyToRts(QpAttr.rcConnect(a.queryGid(1, 0), qpA.qpn(), mtu));
+        qpA.modifyToRts(connect(b, qpB, mtu));
+        qpB.modifyToRts(connect(a, qpA, mtu));
         current = this;
+    }
+
+    /** perftest's attributes towards {@code peer}'s QP, at the peer device's RoCE port. */
+    QpAttr connect(RdmaContext peer, QueuePair peerQp, Mtu mtu) {
+        QpAttr attr = QpAttr.rcConnect(peer.queryGid(1, 0), peerQp.qpn(), mtu);
+        attr.ahAttr = attr.ahAttr.withUdpPort(((SoftRnic) peer.device()).rocePort());
+        return attr;
     }
 
     private static SoftRnicConfig.Builder config(String name, String gid, String link, FaultConfig faults, Mtu mtu) {

@@ -30,8 +30,8 @@ class ConcurrentPostingTest {
             var cq = p.keep(p.a.createCq(threads * perThread));
             var qpA = p.keep(p.pdA.createQp(org.softrnic.verbs.QpInitAttr.rc(cq, new org.softrnic.nic.qp.QpCaps(256, 1, 1, 1, 0))));
             var qpB = p.keep(p.pdB.createQp(org.softrnic.verbs.QpInitAttr.rc(p.cqB, new org.softrnic.nic.qp.QpCaps(1, 1, 1, 1, 0))));
-            qpA.modifyToRts(org.softrnic.nic.qp.QpAttr.rcConnect(p.b.queryGid(1, 0), qpB.qpn(), Mtu.MTU_1024));
-            qpB.modifyToRts(org.softrnic.nic.qp.QpAttr.rcConnect(p.a.queryGid(1, 0), qpA.qpn(), Mtu.MTU_1024));
+            qpA.modifyToRts(p.connect(p.b, qpB, Mtu.MTU_1024));
+            qpB.modifyToRts(p.connect(p.a, qpA, Mtu.MTU_1024));
             AtomicLong full = new AtomicLong();
             List<Thread> posters = new ArrayList<>();
             for (int t = 0; t < threads; t++) {

@@ -128,8 +128,7 @@ public final class Engine {
         if ((mask & QpAttrMask.RNR_RETRY) != 0) c.compRnrRetryLeft = a.rnrRetry;
         if (qp.type() != QpType.UD && (mask & (QpAttrMask.AV | QpAttrMask.DEST_QPN)) != 0 && a.ahAttr != null) {
             c.udpSourcePort = udpSourcePort(a.ahAttr.flowLabel(), qp.qpn(), a.destQpNum);
-            c.template = template(a.ahAttr.sgidIndex(), a.ahAttr.dgid(), a.ahAttr.trafficClass(), a.ahAttr.hopLimit(),
-                    a.ahAttr.flowLabel(), c.udpSourcePort);
+            c.template = template(a.ahAttr, c.udpSourcePort);
         }
         if (qp.type() == QpType.UD && from == QpState.RESET) {
             c.udpSourcePort = udUdpSourcePort(qp.qpn());
@@ -158,8 +157,12 @@ public final class Engine {
         return SPORT_MIN + ((qpn * 0x61c88647) >>> (32 - 14));
     }
 
-    FrameTemplate template(int sgidIndex, Gid dgid, int trafficClass, int hopLimit, int flowLabel, int sport) {
-        Gid sgid = gids.get(sgidIndex < gids.size() ? sgidIndex : 0);
+    FrameTemplate template(org.softrnic.nic.qp.AddressVector av, int sport) {
+        Gid dgid = av.dgid();
+        int trafficClass = av.trafficClass();
+        int flowLabel = av.flowLabel();
+        int hopLimit = av.hopLimit();
+        Gid sgid = gids.get(av.sgidIndex() < gids.size() ? av.sgidIndex() : 0);
         IpHeader ip;
         if (dgid.isIpv4Mapped() && sgid.isIpv4Mapped()) {
             ip = Ipv4.roce((java.net.Inet4Address) sgid.toInetAddress(), (java.net.Inet4Address) dgid.toInetAddress(),
@@ -169,14 +172,14 @@ public final class Engine {
                     Ipv6.parse(sgid.toInetAddress().getHostAddress()), Ipv6.parse(dgid.toInetAddress().getHostAddress()));
         }
         int port = link.udpSourcePort() >= 0 ? link.udpSourcePort() : sport;
-        return FrameTemplate.of((Ethernet) null, ip, new Udp(port, rocePort, 0, 0));
+        return FrameTemplate.of((Ethernet) null, ip, new Udp(port, av.udpPort() != 0 ? av.udpPort() : rocePort, 0, 0));
     }
 
     FrameTemplate udTemplate(QpContext c, org.softrnic.nic.qp.AddressVector av) {
-        FrameTemplate t = c.udTemplates.get(av.dgid());
+        FrameTemplate t = c.udTemplates.get(av);
         if (t == null) {
-            t = template(av.sgidIndex(), av.dgid(), av.trafficClass(), av.hopLimit(), av.flowLabel(), c.udpSourcePort);
-            c.udTemplates.put(av.dgid(), t);
+            t = template(av, c.udpSourcePort);
+            c.udTemplates.put(av, t);
         }
         return t;
     }

@@ -3,7 +3,6 @@ package org.softrnic.nic.transport;
 import java.util.HashMap;
 import java.util.Map;
 import org.softrnic.nic.mem.MemoryRegion;
-import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.RecvWqe;
 import org.softrnic.wire.Opcode;
@@ -19,7 +18,8 @@ final class QpContext {
     final QueuePair qp;
     /** Headers toward the connected peer (RC, UC); UD keeps one per destination GID. */
     FrameTemplate template;
-    final Map<Gid, FrameTemplate> udTemplates = new HashMap<>();
+    /** By address vector: a UD QP keeps one header template per destination it sends to. */
+    final Map<org.softrnic.nic.qp.AddressVector, FrameTemplate> udTemplates = new HashMap<>();
     int udpSourcePort;
 
     // requester

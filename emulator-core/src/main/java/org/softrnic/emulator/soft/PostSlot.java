@@ -51,6 +51,12 @@ final class PostSlot {
         }
     }
 
+    /** Gives up a claimed slot: it is published empty, since the consumer takes slots strictly in order. */
+    void cancel(Runner runner, long claim) {
+        clear();
+        runner.publish(claim);
+    }
+
     void clear() {
         kind = Kind.NONE;
         qp = null;

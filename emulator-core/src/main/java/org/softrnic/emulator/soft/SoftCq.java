@@ -24,11 +24,9 @@ final class SoftCq extends SoftResource implements CompletionQueue {
     /** Called under the device lock. */
     static SoftCq create(SoftContext context, int cqe, SoftChannel channel) {
         SoftRnic d = context.device;
-        return d.runner.call(() -> {
-            var model = d.nic.createCq(cqe);
+        return d.made(() -> d.nic.createCq(cqe), model -> {
             SoftCq api = new SoftCq(context, channel, model);
             if (channel != null) model.onEvent(() -> channel.signal(api));
-            d.apiOf.put(model, api);
             return api;
         });
     }
@@ -47,10 +45,7 @@ final class SoftCq extends SoftResource implements CompletionQueue {
     void destroy() {
         int n = unacked.get();
         if (n > 0) throw new VerbsException(destroyVerb(), Errno.EBUSY, describe() + " has " + n + " unacknowledged events");
-        device.runner.run(() -> {
-            device.nic.destroyCq(cq);
-            device.apiOf.remove(cq);
-        });
+        device.destroyed(cq, () -> device.nic.destroyCq(cq));
     }
 
     @Override

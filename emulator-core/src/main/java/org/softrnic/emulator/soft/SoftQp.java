@@ -49,12 +49,8 @@ final class SoftQp extends SoftResource implements QueuePair {
         SoftSrq theSrq = srq;
         SoftRnic d = pd.device;
         SoftResource[] uses = srq == null ? new SoftResource[] {pd, scq, rcq} : new SoftResource[] {pd, scq, rcq, srq};
-        return d.runner.call(() -> {
-            var model = d.nic.createQp(pd.pd, init.type(), scq.cq, rcq.cq, theSrq == null ? null : theSrq.srq, init.caps(), init.sqSigAll());
-            SoftQp api = new SoftQp(pd, model, uses);
-            d.apiOf.put(model, api);
-            return api;
-        });
+        return d.made(() -> d.nic.createQp(pd.pd, init.type(), scq.cq, rcq.cq, theSrq == null ? null : theSrq.srq,
+                init.caps(), init.sqSigAll()), model -> new SoftQp(pd, model, uses));
     }
 
     private static SoftCq cq(SoftPd pd, org.softrnic.verbs.CompletionQueue cq) {
@@ -76,10 +72,7 @@ final class SoftQp extends SoftResource implements QueuePair {
 
     @Override
     void destroy() {
-        device.runner.run(() -> {
-            device.nic.destroyQp(qp);
-            device.apiOf.remove(qp);
-        });
+        device.destroyed(qp, () -> device.nic.destroyQp(qp));
     }
 
     @Override
@@ -113,8 +106,7 @@ final class SoftQp extends SoftResource implements QueuePair {
             Requests.copy(wr, s.send);
             accept(s);
         } catch (RuntimeException e) {
-            s.clear();
-            runner.publish(c);
+            s.cancel(runner, c);
             throw e;
         }
         runner.publish(c);
@@ -130,8 +122,7 @@ final class SoftQp extends SoftResource implements QueuePair {
             Nic.bindMwRequest(s.send, Requests.mw(mw).mw, wrId, Requests.mr(mr).mr, addr, length, access);
             accept(s);
         } catch (RuntimeException e) {
-            s.clear();
-            runner.publish(c);
+            s.cancel(runner, c);
             throw e;
         }
         runner.publish(c);
@@ -166,8 +157,7 @@ final class SoftQp extends SoftResource implements QueuePair {
             s.qp = qp;
             s.room = recvRoom;
         } catch (RuntimeException e) {
-            s.clear();
-            runner.publish(c);
+            s.cancel(runner, c);
             throw e;
         }
         runner.publish(c);

@@ -192,6 +192,27 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
 
     // ---- for the verbs objects
 
+    /**
+     * Makes a model object and its API object on the model's thread and remembers the pair, so that async
+     * events about the one name the other.
+     */
+    <M, A> A made(java.util.function.Supplier<M> model, java.util.function.Function<M, A> api) {
+        return runner.call(() -> {
+            M m = model.get();
+            A a = api.apply(m);
+            apiOf.put(m, a);
+            return a;
+        });
+    }
+
+    /** Destroys a model object on the model's thread and forgets its API object. */
+    void destroyed(Object model, Runnable destroy) {
+        runner.run(() -> {
+            destroy.run();
+            apiOf.remove(model);
+        });
+    }
+
     int maxInline() {
         return maxInline;
     }

@@ -20,12 +20,7 @@ final class SoftSrq extends SoftResource implements SharedReceiveQueue {
     /** Called under the device lock. */
     static SoftSrq create(SoftPd pd, int maxWr, int maxSge, int limit) {
         SoftRnic d = pd.device;
-        return d.runner.call(() -> {
-            var model = d.nic.createSrq(pd.pd, maxWr, maxSge, limit);
-            SoftSrq api = new SoftSrq(pd, model);
-            d.apiOf.put(model, api);
-            return api;
-        });
+        return d.made(() -> d.nic.createSrq(pd.pd, maxWr, maxSge, limit), model -> new SoftSrq(pd, model));
     }
 
     @Override
@@ -40,10 +35,7 @@ final class SoftSrq extends SoftResource implements SharedReceiveQueue {
 
     @Override
     void destroy() {
-        device.runner.run(() -> {
-            device.nic.destroySrq(srq);
-            device.apiOf.remove(srq);
-        });
+        device.destroyed(srq, () -> device.nic.destroySrq(srq));
     }
 
     @Override
@@ -67,8 +59,7 @@ final class SoftSrq extends SoftResource implements SharedReceiveQueue {
             s.srq = srq;
             s.room = room;
         } catch (RuntimeException e) {
-            s.clear();
-            runner.publish(c);
+            s.cancel(runner, c);
             throw e;
         }
         runner.publish(c);

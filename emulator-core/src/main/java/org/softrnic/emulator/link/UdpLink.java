@@ -22,7 +22,6 @@ import org.softrnic.nic.PacketSink;
 import org.softrnic.nic.mem.IntMap;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
-import org.softrnic.wire.frame.Checksum;
 import org.softrnic.wire.frame.Ipv4;
 
 /**
@@ -243,20 +242,9 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         return true;
     }
 
+    /** What an unconnected socket with IP_DONTFRAGMENT sends: TOS 0, identification 0, DF, TTL 64. */
     private void writeHeaders4(int payload) {
-        var s = rx.segment;
-        int ip = RX_HEADROOM;
-        Be.u8(s, ip, 0x45);
-        Be.u8(s, ip + 1, 0);
-        Be.u16(s, ip + 2, ipUdp + payload);
-        Be.u16(s, ip + 4, 0);
-        Be.u16(s, ip + 6, 0x4000);
-        Be.u8(s, ip + 8, 64);
-        Be.u8(s, ip + 9, 17);
-        Be.u16(s, ip + 10, 0);
-        Be.u32(s, ip + 12, lastSourceIp);
-        Be.u32(s, ip + 16, localIp);
-        Be.u16(s, ip + 10, Checksum.finish(Checksum.add(0, s, ip, 20)));
+        Ipv4.write(rx.segment, RX_HEADROOM, 0, ipUdp + payload, 0, 0x4000, 64, Ipv4.PROTO_UDP, lastSourceIp, localIp);
     }
 
     /** Traffic class 0, flow label 0 and hop limit 64: the ICRC masks all three, so their values do not matter. */

@@ -58,16 +58,26 @@ public record Ipv4(int dscp, int ecn, int totalLength, int id, boolean df, boole
 
     /** Writes this header with the given total length and a freshly computed checksum. */
     public void write(MemorySegment s, long off, int newTotalLength) {
+        write(s, off, dscp << 2 | ecn, newTotalLength, id, (df ? 0x4000 : 0) | (mf ? 0x2000 : 0) | fragOffset, ttl, protocol,
+                toInt(src), toInt(dst));
+    }
+
+    /**
+     * Writes a 20-byte header from raw fields (addresses as ints, flags and fragment offset as their 16 bits)
+     * with a freshly computed checksum: for a hot path that keeps no record.
+     */
+    public static void write(MemorySegment s, long off, int tos, int totalLength, int id, int flagsFrag, int ttl,
+                             int protocol, int src, int dst) {
         u8(s, off + VER_IHL, 0x45);
-        u8(s, off + TOS, dscp << 2 | ecn);
-        u16(s, off + TOTAL_LENGTH, newTotalLength);
+        u8(s, off + TOS, tos);
+        u16(s, off + TOTAL_LENGTH, totalLength);
         u16(s, off + ID, id);
-        u16(s, off + FLAGS_FRAG, (df ? 0x4000 : 0) | (mf ? 0x2000 : 0) | fragOffset);
+        u16(s, off + FLAGS_FRAG, flagsFrag);
         u8(s, off + TTL, ttl);
         u8(s, off + PROTOCOL, protocol);
         u16(s, off + CHECKSUM, 0);
-        u32(s, off + SRC, toInt(src));
-        u32(s, off + DST, toInt(dst));
+        u32(s, off + SRC, src);
+        u32(s, off + DST, dst);
         u16(s, off + CHECKSUM, Checksum.finish(Checksum.add(0, s, off, LENGTH)));
     }
 

@@ -29,16 +29,20 @@ final class Tools {
 
     /** Runs a command, returns its standard output, and fails on a non-zero exit. */
     static String run(List<String> command, Path workDir) throws IOException, InterruptedException {
-        Path err = Files.createTempFile(workDir, "stderr", ".txt");
-        Process p = new ProcessBuilder(command).directory(workDir.toFile())
-                .redirectError(err.toFile()).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail(command + " timed out");
+        Path err = Files.createTempFile("softrnic-stderr", ".txt"); // not in workDir: that may be the repository
+        try {
+            Process p = new ProcessBuilder(command).directory(workDir.toFile())
+                    .redirectError(err.toFile()).start();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                fail(command + " timed out");
+            }
+            assertEquals(0, p.exitValue(), () -> command + " failed: " + read(err));
+            return new String(out, StandardCharsets.UTF_8);
+        } finally {
+            Files.deleteIfExists(err);
         }
-        assertEquals(0, p.exitValue(), () -> command + " failed: " + read(err));
-        return new String(out, StandardCharsets.UTF_8);
     }
 
     private static String read(Path p) {

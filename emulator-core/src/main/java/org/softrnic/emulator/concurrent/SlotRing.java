@@ -85,6 +85,16 @@ public final class SlotRing<T> {
         head++;
     }
 
+    /** Positions claimed so far: every slot before it is claimed, and will be published. */
+    public long claimed() {
+        return tail;
+    }
+
+    /** Positions the consumer has taken so far. Consumer only. */
+    public long taken() {
+        return head;
+    }
+
     /** True when nothing is published (a snapshot; producers may be filling slots). */
     public boolean isEmpty() {
         return peek() == null;

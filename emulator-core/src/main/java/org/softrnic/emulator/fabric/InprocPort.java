@@ -189,8 +189,11 @@ public final class InprocPort implements Port {
         int n = 0;
         while (n < budget && !held.isEmpty() && held.peek().due <= now) {
             Frame f = held.poll();
-            nic.receive(f.buffer, f.offset, f.length);
-            giveBack(f);
+            try {
+                nic.receive(f.buffer, f.offset, f.length);
+            } finally {
+                giveBack(f); // whatever happens, the frame goes home
+            }
             n++;
         }
         return n;
@@ -216,9 +219,15 @@ public final class InprocPort implements Port {
         if (asleep && t != null) LockSupport.unpark(t);
     }
 
+    /** Leaves the fabric; frames sent to this port and not yet delivered go back to their senders. */
     @Override
     public void close() {
         fabric.detach(this);
+        for (Cell c; (c = inbound.peek()) != null; inbound.release()) {
+            giveBack(c.frame);
+            c.frame = null;
+        }
+        while (!held.isEmpty()) giveBack(held.poll());
     }
 
     @Override

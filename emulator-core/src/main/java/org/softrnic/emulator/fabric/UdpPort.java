@@ -102,13 +102,10 @@ public final class UdpPort implements Port {
 
     @Override
     public void close() {
-        try {
-            selector.close();
-            link.close();
+        try (arena; link; selector) {
+            // closes all three, the last opened first, even when one fails
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } finally {
-            arena.close();
         }
     }
 }

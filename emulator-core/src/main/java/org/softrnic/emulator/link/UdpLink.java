@@ -176,7 +176,10 @@ public final class UdpLink implements PacketSink, AutoCloseable {
             sent++;
             return true;
         } catch (IOException e) {
-            throw new UncheckedIOException("UDP send to " + to + " failed", e);
+            // no route, a full buffer reported as an error, an ICMP error from an earlier datagram: the
+            // packet is lost and the device counts send_err, as when a link refuses it
+            sendDropped++;
+            return false;
         } finally {
             bb.limit(oldLimit).position(oldPosition);
         }

@@ -88,8 +88,15 @@ public final class PerfRun {
             onListening.run();
             try (Socket s = listener.accept(); Oob oob = new Oob(s)) {
                 Oob.Hello hello = oob.receive(Oob.Hello.class);
-                PerfOptions run = new PerfOptions(hello.op(), o.link(), hello.size(), hello.iters(), hello.qps(),
-                        Mtu.ofBytes(hello.mtu()), 0, hello.seed(), hello.verify(), hello.txDepth(), o.progress());
+                PerfOptions run;
+                try {
+                    // the same bounds as on the command line: a client cannot make the server allocate without limit
+                    run = new PerfOptions(hello.op(), o.link(), hello.size(), hello.iters(), hello.qps(),
+                            Mtu.ofBytes(hello.mtu()), 0, hello.seed(), hello.verify(), hello.txDepth(), o.progress());
+                } catch (IllegalArgumentException | NullPointerException e) {
+                    oob.send(new Oob.Welcome(null, "bad request: " + e.getMessage()));
+                    throw new IllegalArgumentException("perf server: the client asked for a bad run: " + e.getMessage(), e);
+                }
                 try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.seed(), o.progress());
                      var ctx = new Closing(dev)) {
                     try (PerfSide side = new PerfSide(ctx.context, run, run.op() == PerfOp.READ)) {
@@ -156,6 +163,7 @@ public final class PerfRun {
              PerfSide side = new PerfSide(ctx.context, o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
              Socket s = new Socket()) {
             s.connect(new InetSocketAddress(server, oobPort), 10_000);
+            s.setSoTimeout(60_000); // a wedged server must not hang the client for ever
             try (Oob oob = new Oob(s)) {
                 oob.send(new Oob.Hello(o.op(), o.size(), o.iters(), o.qps(), o.mtu().bytes, o.txDepth(), o.seed(), o.verify(),
                         side.endpoint()));

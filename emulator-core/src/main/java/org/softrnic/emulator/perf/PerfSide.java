@@ -26,7 +26,7 @@ final class PerfSide implements AutoCloseable {
     final PerfOptions o;
     final RdmaContext ctx;
     final ProtectionDomain pd;
-    final CompletionQueue cq;
+    CompletionQueue cq;
     final List<MemoryRegion> mrs = new ArrayList<>();
     final List<QueuePair> qps = new ArrayList<>();
     private final Arena arena = Arena.ofShared();
@@ -43,14 +43,22 @@ final class PerfSide implements AutoCloseable {
         this.bufBytes = Math.max(8, o.size());
         int depth = o.txDepth();
         pd = ctx.allocPd();
-        // room for every completion the QPs can leave unpolled
-        cq = ctx.createCq(Math.max(16, depth * o.qps()));
-        for (int i = 0; i < o.qps(); i++) {
-            MemoryRegion mr = pd.regMr(arena.allocate(bufBytes, 4096), Access.LOCAL_WRITE | Access.REMOTE_ANY);
-            if (sourceOfData) fillPattern(mr.segment(), o.seed() + i);
-            mrs.add(mr);
-            qps.add(pd.createQp(QpInitAttr.rc(cq, new QpCaps(depth, depth, 1, 1, 0))));
+        CompletionQueue made = null;
+        try {
+            // room for every completion the QPs can leave unpolled
+            made = ctx.createCq(Math.max(16, depth * o.qps()));
+            for (int i = 0; i < o.qps(); i++) {
+                MemoryRegion mr = pd.regMr(arena.allocate(bufBytes, 4096), Access.LOCAL_WRITE | Access.REMOTE_ANY);
+                if (sourceOfData) fillPattern(mr.segment(), o.seed() + i);
+                mrs.add(mr);
+                qps.add(pd.createQp(QpInitAttr.rc(made, new QpCaps(depth, depth, 1, 1, 0))));
+            }
+        } catch (RuntimeException e) {
+            cq = made;
+            closeAll(e);
+            throw e;
         }
+        cq = made;
         receivesPosted = new long[o.qps()];
         receivesDone = new long[o.qps()];
     }
@@ -112,10 +120,25 @@ final class PerfSide implements AutoCloseable {
 
     @Override
     public void close() {
-        for (QueuePair qp : qps) qp.close();
-        for (MemoryRegion mr : mrs) mr.close();
-        cq.close();
-        pd.close();
-        arena.close();
+        RuntimeException first = closeAll(null);
+        if (first != null) throw first;
+    }
+
+    /** Closes everything made so far, in order, going on past failures; returns the first. */
+    private RuntimeException closeAll(RuntimeException first) {
+        List<AutoCloseable> all = new ArrayList<>(qps);
+        all.addAll(mrs);
+        if (cq != null) all.add(cq);
+        all.add(pd);
+        all.add(arena);
+        for (AutoCloseable c : all) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                if (first == null) first = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+                else if (first != e) first.addSuppressed(e);
+            }
+        }
+        return first;
     }
 }

@@ -83,9 +83,15 @@ final class UdpPerfDevices implements PerfDevices {
 
     @Override
     public void close() {
-        clientCtx.close();
-        serverCtx.close();
-        client.close();
-        server.close();
+        RuntimeException first = null;
+        for (AutoCloseable c : new AutoCloseable[] {clientCtx, serverCtx, client, server}) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                if (first == null) first = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+                else first.addSuppressed(e);
+            }
+        }
+        if (first != null) throw first;
     }
 }

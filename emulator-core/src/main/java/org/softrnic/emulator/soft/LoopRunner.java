@@ -8,7 +8,6 @@ import java.util.function.Supplier;
 import org.softrnic.emulator.concurrent.SlotRing;
 import org.softrnic.emulator.fabric.Port;
 import org.softrnic.nic.Nic;
-import org.softrnic.nic.VerbsException;
 
 /**
  * A device's event loop: one platform thread owns the model. Posted requests arrive through a lock-free
@@ -25,7 +24,10 @@ final class LoopRunner implements Runner {
     private final Nic nic;
     private final Port port;
     private final SlotRing<PostSlot> posts;
-    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    /** A control verb, and how many posts had been claimed when it was asked for: those go first. */
+    private record Task(Runnable verb, long postsBefore) {}
+
+    private final ConcurrentLinkedQueue<Task> tasks = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private final BooleanSupplier idle;
     private volatile boolean stopping;
@@ -73,12 +75,19 @@ final class LoopRunner implements Runner {
         failPending();
     }
 
-    /** Runs waiting control verbs, each after every request posted before it. */
+    /**
+     * Runs waiting control verbs, each after every request claimed before it was asked for, even one whose
+     * thread has not published it yet (it will: a claim is always published, if only as an empty slot).
+     */
     private int runTasks() {
         int n = 0;
-        for (Runnable t; (t = tasks.poll()) != null; n++) {
-            drainPosts(Integer.MAX_VALUE);
-            t.run();
+        for (Task t; (t = tasks.poll()) != null; n++) {
+            while (true) {
+                drainPosts(Integer.MAX_VALUE);
+                if (posts.taken() >= t.postsBefore()) break;
+                Thread.onSpinWait();
+            }
+            t.verb().run();
         }
         return n;
     }
@@ -88,8 +97,9 @@ final class LoopRunner implements Runner {
         for (PostSlot s; n < budget && (s = posts.peek()) != null; n++) {
             try {
                 s.postTo(nic);
-            } catch (VerbsException e) {
-                // checked on the posting thread already; only a race with modify_qp or destroy gets here
+            } catch (RuntimeException e) {
+                // checked on the posting thread already; only a race with modify_qp or destroy, or a link
+                // failure, gets here
                 refused++;
                 lastRefusal = e;
             } finally {
@@ -100,7 +110,7 @@ final class LoopRunner implements Runner {
     }
 
     private void failPending() {
-        for (Runnable t; (t = tasks.poll()) != null; ) t.run(); // each fails: see call()
+        for (Task t; (t = tasks.poll()) != null; ) t.verb().run(); // each fails: see call()
     }
 
     @Override
@@ -108,7 +118,7 @@ final class LoopRunner implements Runner {
         if (Thread.currentThread() == thread) return verb.get();
         if (stopping) throw new IllegalStateException("the device is closed");
         CompletableFuture<T> result = new CompletableFuture<>();
-        tasks.add(() -> {
+        tasks.add(new Task(() -> {
             if (stopping) {
                 result.completeExceptionally(new IllegalStateException("the device is closed"));
                 return;
@@ -118,8 +128,9 @@ final class LoopRunner implements Runner {
             } catch (Throwable t) {
                 result.completeExceptionally(t);
             }
-        });
+        }, posts.claimed()));
         port.wakeup();
+        if (stopping) failPending(); // the loop may have ended before this task was queued
         try {
             return result.join();
         } catch (CompletionException e) {
@@ -171,8 +182,8 @@ final class LoopRunner implements Runner {
         return lastRefusal;
     }
 
-    /** Unexpected exceptions the loop caught and survived (a bug if ever non-zero). */
-    long failures() {
+    @Override
+    public long failures() {
         return failures;
     }
 

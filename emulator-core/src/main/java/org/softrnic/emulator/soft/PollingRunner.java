@@ -30,11 +30,26 @@ final class PollingRunner extends DirectRunner {
     @Override
     public boolean idle() {
         checkThread();
-        int n = port.poll(nic, BUDGET);
-        if (nic.nextDeadline() <= System.nanoTime()) {
-            nic.runTimers();
-            n++;
+        int n = 0;
+        try {
+            n = port.poll(nic, BUDGET);
+            if (nic.nextDeadline() <= System.nanoTime()) {
+                nic.runTimers();
+                n++;
+            }
+        } catch (RuntimeException e) {
+            // as on a loop: a fault in the device (a bug) is counted, not thrown at the application's poll
+            failures++;
+            lastFailure = e;
         }
         return n > 0;
+    }
+
+    private volatile long failures;
+    private volatile Throwable lastFailure;
+
+    @Override
+    public long failures() {
+        return failures;
     }
 }

@@ -32,18 +32,24 @@ final class PostSlot {
     }
 
     /**
-     * Posts the request to the model (on its thread). A request the model refuses gives its room back and
-     * the refusal is thrown.
+     * Posts the request to the model (on its thread). A request the model refuses (a VerbsException, thrown
+     * before anything is queued) gives its room back and the refusal is thrown; so is a post to a QP
+     * destroyed meanwhile.
      */
     void postTo(org.softrnic.nic.Nic nic) {
         try {
+            if ((kind == Kind.SEND || kind == Kind.RECV) && nic.qp(qp.qpn()) != qp) {
+                throw new org.softrnic.nic.VerbsException(kind == Kind.SEND ? "ibv_post_send" : "ibv_post_recv",
+                        org.softrnic.nic.Errno.EINVAL, "QP 0x" + Integer.toHexString(qp.qpn()) + " was destroyed");
+            }
             switch (kind) {
                 case SEND -> nic.postSend(qp, send, hasInline ? inlineData : null);
                 case RECV -> nic.postRecv(qp, recv);
                 case SRQ_RECV -> nic.postSrqRecv(srq, recv);
                 case NONE -> { }
             }
-        } catch (RuntimeException e) {
+        } catch (org.softrnic.nic.VerbsException e) {
+            // the model's checks refused it before queueing it; any other failure came after
             if (room != null) room.giveBack();
             throw e;
         } finally {

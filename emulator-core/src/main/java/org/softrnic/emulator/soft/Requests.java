@@ -14,14 +14,15 @@ final class Requests {
     }
 
     static void copy(RecvWr from, RecvWr to) {
-        checkSges("ibv_post_recv", from.numSge, to.sgList.length);
+        checkSges("ibv_post_recv", from.numSge, Math.min(from.sgList.length, to.sgList.length));
         to.wrId = from.wrId;
         to.numSge = from.numSge;
         for (int i = 0; i < from.numSge; i++) to.sgList[i].copyFrom(from.sgList[i]);
     }
 
     static void copy(SendWr from, org.softrnic.nic.qp.SendWr to) {
-        checkSges("ibv_post_send", from.numSge, to.sgList.length);
+        checkSges("ibv_post_send", from.numSge, Math.min(from.sgList.length, to.sgList.length));
+        if (from.opcode == null) throw new VerbsException("ibv_post_send", Errno.EINVAL, "no opcode");
         to.wrId = from.wrId;
         to.opcode = from.opcode;
         to.sendFlags = from.sendFlags;

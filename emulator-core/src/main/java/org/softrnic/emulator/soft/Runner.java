@@ -34,6 +34,11 @@ interface Runner extends AutoCloseable {
     /** True when the caller's thread drives the device, so waits poll instead of blocking. */
     boolean drivesProgress();
 
+    /** Unexpected exceptions the device caught and survived (a bug if ever non-zero). */
+    default long failures() {
+        return 0;
+    }
+
     /** True under virtual time, where a wait that finds nothing after {@link #idle} would wait forever. */
     default boolean virtual() {
         return false;

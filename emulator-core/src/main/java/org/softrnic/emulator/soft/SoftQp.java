@@ -105,8 +105,8 @@ final class SoftQp extends SoftResource implements QueuePair {
         try {
             Requests.copy(wr, s.send);
             accept(s);
-        } catch (RuntimeException e) {
-            s.cancel(runner, c);
+        } catch (RuntimeException | Error e) {
+            s.cancel(runner, c); // a claim is always published, or the loop would wait on it for ever
             throw e;
         }
         runner.publish(c);
@@ -121,8 +121,8 @@ final class SoftQp extends SoftResource implements QueuePair {
         try {
             Nic.bindMwRequest(s.send, Requests.mw(mw).mw, wrId, Requests.mr(mr).mr, addr, length, access);
             accept(s);
-        } catch (RuntimeException e) {
-            s.cancel(runner, c);
+        } catch (RuntimeException | Error e) {
+            s.cancel(runner, c); // a claim is always published, or the loop would wait on it for ever
             throw e;
         }
         runner.publish(c);
@@ -156,8 +156,8 @@ final class SoftQp extends SoftResource implements QueuePair {
             s.kind = PostSlot.Kind.RECV;
             s.qp = qp;
             s.room = recvRoom;
-        } catch (RuntimeException e) {
-            s.cancel(runner, c);
+        } catch (RuntimeException | Error e) {
+            s.cancel(runner, c); // a claim is always published, or the loop would wait on it for ever
             throw e;
         }
         runner.publish(c);

@@ -55,8 +55,13 @@ abstract class SoftResource {
     public final void close() {
         synchronized (device) {
             checkClosable();
-            destroy();
-            closed = true;
+            closed = true; // first, so that posts racing with the destroy are refused on their own thread
+            try {
+                destroy();
+            } catch (RuntimeException e) {
+                closed = false;
+                throw e;
+            }
             for (SoftResource r : uses) r.users.remove(this);
         }
     }

@@ -65,7 +65,12 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         int maxInline = nc.attributes().maxInlineData();
         Runner runner = config.inline() ? new PollingRunner(nic, port, maxSge, maxInline)
                 : new LoopRunner(config.name(), nic, port, maxSge, maxInline);
-        return new SoftRnic(config, nic, runner, port, onClose);
+        try {
+            return new SoftRnic(config, nic, runner, port, onClose);
+        } catch (RuntimeException e) {
+            runner.close(); // its thread must not outlive a device that never came to be
+            throw e;
+        }
     }
 
     /** A device on the virtual-time fabric: verbs run on the caller's thread. */
@@ -178,10 +183,8 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     public Map<String, Long> counters() {
         Map<String, Long> m = new java.util.LinkedHashMap<>(nic.counters().snapshot());
         m.put("link_dropped", port == null ? 0 : port.dropped());
-        if (runner instanceof LoopRunner l) {
-            m.put("post_refused", l.refused());
-            m.put("loop_failures", l.failures());
-        }
+        m.put("post_refused", runner instanceof LoopRunner l ? l.refused() : 0L);
+        m.put("loop_failures", runner.failures());
         return m;
     }
 

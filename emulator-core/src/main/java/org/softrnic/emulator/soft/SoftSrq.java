@@ -58,8 +58,8 @@ final class SoftSrq extends SoftResource implements SharedReceiveQueue {
             s.kind = PostSlot.Kind.SRQ_RECV;
             s.srq = srq;
             s.room = room;
-        } catch (RuntimeException e) {
-            s.cancel(runner, c);
+        } catch (RuntimeException | Error e) {
+            s.cancel(runner, c); // a claim is always published, or the loop would wait on it for ever
             throw e;
         }
         runner.publish(c);

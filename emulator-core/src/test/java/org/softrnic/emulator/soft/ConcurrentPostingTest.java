@@ -76,6 +76,41 @@ class ConcurrentPostingTest {
     }
 
     @Test
+    void everyArmedCompletionRaisesItsEventAndDestroyFollowsEarlierPosts() throws Exception {
+        try (ApiPair p = new ApiPair(ApiPair.Kind.THREADED, FaultConfig.NONE, Mtu.MTU_1024)) {
+            var ch = p.keep(p.a.createCompChannel());
+            var cq = p.keep(p.a.createCq(64, ch));
+            SendWr wr = new SendWr(1).sge(p.mrA.addr(), 64, p.mrA.lkey());
+            wr.opcode = SendOpcode.RDMA_WRITE;
+            wr.sendFlags = SendFlags.SIGNALED;
+            wr.remoteAddr = p.mrB.addr();
+            wr.rkey = p.mrB.rkey();
+            WorkCompletion[] wc = {new WorkCompletion()};
+            for (int round = 0; round < 200; round++) {
+                var qp = p.pdA.createQp(org.softrnic.verbs.QpInitAttr.rc(cq, new org.softrnic.nic.qp.QpCaps(4, 1, 1, 1, 0)));
+                var peer = p.pdB.createQp(org.softrnic.verbs.QpInitAttr.rc(p.cqB, new org.softrnic.nic.qp.QpCaps(1, 1, 1, 1, 0)));
+                qp.modifyToRts(p.connect(p.b, peer, Mtu.MTU_1024));
+                peer.modifyToRts(p.connect(p.a, qp, Mtu.MTU_1024));
+                cq.reqNotify(false);
+                qp.postSend(wr);
+                // the event comes even when the completion is written while this thread arms and waits
+                assertTrue(ch.getCqEvent(java.time.Duration.ofSeconds(10)) == cq, "round " + round + ": no event");
+                cq.ackEvents(1);
+                while (cq.poll(wc) == 0) Thread.onSpinWait();
+                assertEquals(WcStatus.SUCCESS, wc[0].status);
+                // a post right before destroy is applied first, then the QP goes: destroy returns, nothing hangs
+                qp.postSend(wr);
+                qp.close();
+                peer.close();
+                while (cq.poll(wc) > 0) {
+                    // the last request's completion, if it came before the destroy
+                }
+            }
+            assertEquals(0L, p.devA.counters().get("loop_failures"));
+        }
+    }
+
+    @Test
     void theVirtualFabricReplaysARunExactlyFromItsSeed() throws Exception {
         assertEquals(run(), run());
     }

@@ -80,9 +80,13 @@ public final class CompletionQueue {
     public WorkCompletion reserve() {
         if (overflowed) return null;
         int i = index(tail);
-        if ((long) SEQ.getAcquire(seq, i) != tail) {
-            overflowed = true;
-            return null;
+        while ((long) SEQ.getAcquire(seq, i) != tail) {
+            if (tail - head >= ring.length) {
+                overflowed = true;
+                return null;
+            }
+            // a poller has taken this entry but not yet copied it out: it is about to be free
+            Thread.onSpinWait();
         }
         return ring[i].clear();
     }
@@ -91,7 +95,9 @@ public final class CompletionQueue {
         int i = index(tail);
         WorkCompletion wc = ring[i];
         boolean error = wc.status != WcStatus.SUCCESS;
-        SEQ.setRelease(seq, i, tail + 1);
+        // volatile, so that reading the arming below cannot overtake it: a poller that arms and then finds the
+        // CQ empty must see this completion raise its event
+        SEQ.setVolatile(seq, i, tail + 1);
         tail++;
         Notify a = armed;
         if ((a == Notify.NEXT_COMPLETION || (a == Notify.SOLICITED && (solicited || error)))

@@ -1,0 +1,111 @@
+package org.softrnic.cli.pingpong;
+
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.softrnic.cli.UserError;
+import org.softrnic.emulator.config.SoftRnicConfig;
+import org.softrnic.emulator.link.LinkSpec;
+import org.softrnic.emulator.soft.SoftRnic;
+import org.softrnic.nic.qp.Mtu;
+import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.RdmaContext;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "pingpong", sortOptions = false,
+        description = "Ping-pong with rdma-core's ibv_rc_pingpong or ibv_uc_pingpong (or another softrnic):"
+                + " the same TCP exchange on port 18515, options and result lines. Without SERVER it waits for a client.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  softrnic pingpong rc --link udp:192.0.2.100 -g 1              (server)",
+                "  softrnic pingpong rc --link udp:192.0.2.100 -g 1 192.0.2.1    (client of ibv_rc_pingpong -g 1 on 192.0.2.1)"})
+public final class PingpongCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "TYPE", description = "rc or uc (ud and srq are not built yet)")
+    String type;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER", description = "the server's IP address; none: be the server")
+    String server;
+
+    @Option(names = "--link", paramLabel = "SPEC", defaultValue = "udp:127.0.0.1",
+            description = "udp:ADDR[:PORT]: this side's soft RNIC on that address (RoCE port 4791 unless given)")
+    String link;
+
+    @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "listen on/connect to TCP port (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", defaultValue = "softrnic0", description = "the device's name")
+    String device;
+
+    @Option(names = {"-i", "--ib-port"}, defaultValue = "1", description = "port of the device (default ${DEFAULT-VALUE})")
+    int ibPort;
+
+    @Option(names = {"-s", "--size"}, defaultValue = "4096", description = "size of message to exchange (default ${DEFAULT-VALUE})")
+    int size;
+
+    @Option(names = {"-m", "--mtu"}, defaultValue = "1024", description = "path MTU (default ${DEFAULT-VALUE})")
+    int mtu;
+
+    @Option(names = {"-r", "--rx-depth"}, defaultValue = "500", description = "number of receives to post at a time (default ${DEFAULT-VALUE})")
+    int rxDepth;
+
+    @Option(names = {"-n", "--iters"}, defaultValue = "1000", description = "number of exchanges (default ${DEFAULT-VALUE})")
+    int iters;
+
+    @Option(names = {"-l", "--sl"}, defaultValue = "0", description = "service level value (RoCE: unused)")
+    int sl;
+
+    @Option(names = {"-e", "--events"}, description = "sleep on CQ events (default poll)")
+    boolean events;
+
+    @Option(names = {"-g", "--gid-idx"}, defaultValue = "1",
+            description = "local port gid index: 0 is the link-local GID, 1 the IPv4-mapped one, as on rxe (default ${DEFAULT-VALUE})")
+    int gidIndex;
+
+    @Option(names = "--wait", paramLabel = "S", defaultValue = "0",
+            description = "client: keep trying to reach the server for S seconds (the tools try once)")
+    int waitSeconds;
+
+    @Override
+    public Integer call() throws Exception {
+        QpType qpType = switch (type.toLowerCase(Locale.ROOT)) {
+            case "rc" -> QpType.RC;
+            case "uc" -> QpType.UC;
+            case "ud", "srq" -> throw new UserError("pingpong " + type + " is not built yet; rc and uc are");
+            default -> throw new UserError("TYPE must be rc, uc, ud or srq, not '" + type + "'");
+        };
+        if (size < 1 || rxDepth < 2 || iters < 1) throw new UserError("-s, -r (at least 2) and -n must be positive");
+        Mtu pathMtu;
+        LinkSpec spec0;
+        try {
+            pathMtu = Mtu.ofBytes(mtu);
+            spec0 = LinkSpec.parse(link);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        if (spec0.kind() != LinkSpec.Kind.UDP || !(spec0.address() instanceof java.net.Inet4Address)) {
+            throw new UserError("--link " + link + ": pingpong needs udp:A.B.C.D[:PORT] (the frame port comes later)");
+        }
+        Pingpong.Options o = new Pingpong.Options(qpType, port, ibPort, size, pathMtu, rxDepth, iters, sl, events, gidIndex, server, waitSeconds);
+        // rxe's GID table: a link-local GID at 0, the IPv4-mapped address at 1 (so -g 1 means the same on both)
+        SoftRnicConfig config = SoftRnicConfig.builder().name(device).gid(linkLocal(spec0.address())).gid(spec0.address().getHostAddress())
+                .mtu(4096).link(link).udpPort(spec0.port()).progress("inline").build();
+        try (SoftRnic dev = SoftRnic.open(config); RdmaContext ctx = dev.open()) {
+            int status = new Pingpong(o, spec.commandLine().getOut()).run(ctx);
+            if (Boolean.getBoolean("softrnic.counters")) System.err.println(dev.countersJson());
+            return status;
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+
+    /** fe80::/64 with an interface identifier made from the IPv4 address: stands in for rxe's MAC-based one. */
+    private static String linkLocal(java.net.InetAddress v4) {
+        byte[] a = v4.getAddress();
+        return String.format("fe80::%x:%x", (a[0] & 0xff) << 8 | (a[1] & 0xff), (a[2] & 0xff) << 8 | (a[3] & 0xff));
+    }
+}

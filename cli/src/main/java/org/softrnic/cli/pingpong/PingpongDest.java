@@ -1,0 +1,71 @@
+package org.softrnic.cli.pingpong;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import org.softrnic.nic.qp.Gid;
+
+/**
+ * One side's address in the TCP exchange of rdma-core's *_pingpong examples: a 52-byte message
+ * {@code "LLLL:QQQQQQ:PPPPPP:GGGG...G\0"}, LID, QPN and PSN in hex and the GID as 32 hex digits in byte order.
+ */
+record PingpongDest(int lid, int qpn, int psn, Gid gid) {
+    /** sizeof "0000:000000:000000:00000000000000000000000000000000": the message with its NUL. */
+    static final int WIRE_BYTES = 52;
+
+    byte[] toWire() {
+        String text = String.format("%04x:%06x:%06x:%s", lid, qpn, psn, HexFormat.of().formatHex(gid.raw()));
+        byte[] out = new byte[WIRE_BYTES];
+        byte[] t = text.getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(t, 0, out, 0, Math.min(t.length, WIRE_BYTES - 1));
+        return out;
+    }
+
+    static PingpongDest fromWire(byte[] msg) {
+        int end = 0;
+        while (end < msg.length && msg[end] != 0) end++;
+        String text = new String(msg, 0, end, StandardCharsets.US_ASCII);
+        String[] f = text.split(":");
+        if (f.length != 4 || f[3].length() != 32) throw new IllegalArgumentException("not a pingpong address: '" + text + "'");
+        try {
+            return new PingpongDest(Integer.parseInt(f[0], 16), Integer.parseInt(f[1], 16), Integer.parseInt(f[2], 16),
+                    Gid.of(HexFormat.of().parseHex(f[3])));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("not a pingpong address: '" + text + "'", e);
+        }
+    }
+
+    /** As the examples print it: {@code LID 0x0000, QPN 0x000011, PSN 0x1a2b3c, GID ::ffff:192.0.2.1}. */
+    String describe() {
+        return String.format("LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s", lid, qpn, psn, gidText(gid));
+    }
+
+    /** inet_ntop(AF_INET6) of the GID: IPv4-mapped addresses as ::ffff:a.b.c.d. */
+    static String gidText(Gid g) {
+        byte[] b = g.raw();
+        if (g.isIpv4Mapped()) return "::ffff:" + (b[12] & 0xff) + "." + (b[13] & 0xff) + "." + (b[14] & 0xff) + "." + (b[15] & 0xff);
+        int[] w = new int[8];
+        for (int i = 0; i < 8; i++) w[i] = (b[2 * i] & 0xff) << 8 | (b[2 * i + 1] & 0xff);
+        int bestAt = -1;
+        int bestLen = 1; // a single zero group stays as 0, as inet_ntop writes it
+        for (int i = 0; i < 8; ) {
+            int j = i;
+            while (j < 8 && w[j] == 0) j++;
+            if (j - i > bestLen) {
+                bestAt = i;
+                bestLen = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestAt) {
+                out.append("::");
+                i += bestLen - 1;
+                continue;
+            }
+            if (out.length() > 0 && out.charAt(out.length() - 1) != ':') out.append(':');
+            out.append(Integer.toHexString(w[i]));
+        }
+        return out.toString();
+    }
+}

@@ -114,21 +114,39 @@ final class Pingpong {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("SERVER must be an IP address, not '" + o.server() + "'");
         }
-        try (Socket s = connectRetrying(new InetSocketAddress(server, o.port()), o.waitSeconds())) {
-            OutputStream w = s.getOutputStream();
-            w.write(me.toWire());
+        InetSocketAddress to = new InetSocketAddress(server, o.port());
+        long end = System.nanoTime() + Duration.ofSeconds(o.waitSeconds()).toNanos();
+        while (true) {
             byte[] msg = new byte[PingpongDest.WIRE_BYTES];
-            new DataInputStream(s.getInputStream()).readFully(msg);
-            w.write("done\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            try (Socket s = connectRetrying(to, end)) {
+                OutputStream w = s.getOutputStream();
+                w.write(me.toWire());
+                new DataInputStream(s.getInputStream()).readFully(msg);
+                w.write("done\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            } catch (java.net.SocketException e) {
+                // a peer still coming up can fail the first exchange (its neighbour entry flapping): nothing was
+                // agreed yet, so try again while the wait lasts
+                if (System.nanoTime() > end) throw e;
+                pause();
+                continue;
+            }
             PingpongDest peer = PingpongDest.fromWire(msg);
             connectQp(qp, me, peer);
             return peer;
         }
     }
 
+    private static void pause() throws IOException {
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException();
+        }
+    }
+
     /** The examples give up at once when nobody listens; a client started beside its server may wait. */
-    private static Socket connectRetrying(InetSocketAddress to, int waitSeconds) throws IOException {
-        long end = System.nanoTime() + Duration.ofSeconds(waitSeconds).toNanos();
+    private static Socket connectRetrying(InetSocketAddress to, long endNanos) throws IOException {
         while (true) {
             Socket s = new Socket(); // a socket whose connect failed cannot try again
             try {
@@ -136,13 +154,8 @@ final class Pingpong {
                 return s;
             } catch (java.net.SocketException | java.net.SocketTimeoutException e) {
                 s.close();
-                if (System.nanoTime() > end) throw new IOException("Couldn't connect to " + to.getHostString() + ":" + to.getPort(), e);
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
+                if (System.nanoTime() > endNanos) throw new IOException("Couldn't connect to " + to.getHostString() + ":" + to.getPort(), e);
+                pause();
             }
         }
     }

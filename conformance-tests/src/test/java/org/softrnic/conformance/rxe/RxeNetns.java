@@ -61,6 +61,19 @@ public final class RxeNetns implements AutoCloseable {
         return p;
     }
 
+    /**
+     * Waits until both have ended, at most {@code seconds}; fails at once when softrnic ends with an error
+     * before the guest does (the guest's tool would then wait for ever), naming what softrnic said.
+     */
+    public static void awaitBoth(Process guest, Process softrnic, int seconds) throws InterruptedException, IOException {
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        while (guest.isAlive() || softrnic.isAlive()) {
+            if (!softrnic.isAlive() && softrnic.exitValue() != 0) return; // the caller's checks report it
+            if (System.nanoTime() > end) throw new AssertionError((guest.isAlive() ? "the guest" : "softrnic") + " did not finish in " + seconds + " s");
+            Thread.sleep(100);
+        }
+    }
+
     public String output(String label) throws IOException {
         return Files.readString(dir.resolve(label + ".out"));
     }

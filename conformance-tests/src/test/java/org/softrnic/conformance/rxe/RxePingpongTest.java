@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.softrnic.conformance.Interop;
 
 /**
- * rdma-core's unmodified ibv_rc_pingpong on a real rxe kernel driver against `softrnic pingpong rc`, in both
+ * rdma-core's unmodified ibv_rc_pingpong and ibv_uc_pingpong on a real rxe kernel driver against `softrnic pingpong`, in both
  * roles, over the UDP path (softrnic's kernel UDP socket in a network namespace, the guest on a tap). The
  * link is recorded, and `softrnic decode` must find every RoCEv2 packet in both directions with a valid
  * ICRC; rxe's own counters must show no sequence errors.
@@ -26,30 +25,30 @@ class RxePingpongTest {
         Interop.requireRxeGuest();
     }
 
-    @ParameterizedTest(name = "softrnic {0}, {1} B x {2}")
-    @CsvSource({"client, 64, 50", "server, 64, 50", "client, 65536, 20", "server, 65536, 20"})
-    void ibvRcPingpongCompletesAgainstSoftrnic(String softrnicRole, int size, int iters) throws Exception {
-        String label = "rc-" + softrnicRole + "-" + size;
+    @ParameterizedTest(name = "{0}: softrnic {1}, {2} B x {3}")
+    @CsvSource({"rc, client, 64, 50", "rc, server, 64, 50", "rc, client, 65536, 20", "rc, server, 65536, 20",
+                "uc, client, 4096, 50", "uc, server, 4096, 50"})
+    void ibvPingpongCompletesAgainstSoftrnic(String type, String softrnicRole, int size, int iters) throws Exception {
+        String label = type + "-" + softrnicRole + "-" + size;
         try (RxeNetns ns = new RxeNetns(label)) {
             Path pcap = ns.dir.resolve("link.pcap");
-            String tool = "ibv_rc_pingpong -d rxe0 -g 1 -n " + iters + " -s " + size;
+            String tool = "ibv_" + type + "_pingpong -d rxe0 -g 1 -n " + iters + " -s " + size;
             String counters = "; echo \"[tool rc=$?]\"; cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep . *";
             Process guest;
             Process soft;
             if (softrnicRole.equals("client")) {
                 guest = ns.guest(tool + counters, pcap);
-                soft = ns.softrnic("softrnic", "pingpong", "rc", "--link", "udp:" + RxeNetns.HOST_IP, "-g", "1", "-n", "" + iters,
+                soft = ns.softrnic("softrnic", "pingpong", type, "--link", "udp:" + RxeNetns.HOST_IP, "-g", "1", "-n", "" + iters,
                         "-s", "" + size, "--wait", "120", RxeNetns.GUEST_IP);
             } else {
-                soft = ns.softrnic("softrnic", "pingpong", "rc", "--link", "udp:" + RxeNetns.HOST_IP, "-g", "1", "-n", "" + iters,
+                soft = ns.softrnic("softrnic", "pingpong", type, "--link", "udp:" + RxeNetns.HOST_IP, "-g", "1", "-n", "" + iters,
                         "-s", "" + size);
                 guest = ns.guest(tool + " " + RxeNetns.HOST_IP + counters, pcap);
             }
-            assertTrue(guest.waitFor(240, TimeUnit.SECONDS), "the guest finished");
-            assertTrue(soft.waitFor(60, TimeUnit.SECONDS), "softrnic finished");
+            RxeNetns.awaitBoth(guest, soft, 240);
             String g = ns.output("guest");
             assertEquals(0, soft.exitValue(), ns.output("softrnic") + ns.errors("softrnic") + g);
-            assertTrue(g.contains("[tool rc=0]"), "ibv_rc_pingpong failed:\n" + g + ns.errors("guest"));
+            assertTrue(g.contains("[tool rc=0]"), "ibv_" + type + "_pingpong failed:\n" + g + ns.errors("guest"));
             for (String out : new String[] {g, ns.output("softrnic")}) {
                 assertTrue(out.contains(iters + " iters in "), out);
                 assertTrue(out.contains((long) size * iters * 2 + " bytes in "), out);

@@ -33,8 +33,16 @@ public final class RxeNetns implements AutoCloseable {
         sh("ip", "-n", name, "link", "set", "srtap0", "up");
     }
 
+    private static final List<String> ROOT_PREFIX = org.softrnic.conformance.Interop.asRoot();
+
+    private static List<String> privileged(List<String> cmd) {
+        List<String> all = new ArrayList<>(ROOT_PREFIX);
+        all.addAll(cmd);
+        return all;
+    }
+
     private static void sh(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(privileged(List.of(cmd))).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) throw new IOException(String.join(" ", cmd) + " failed: " + out);
     }
@@ -55,7 +63,7 @@ public final class RxeNetns implements AutoCloseable {
     }
 
     private Process start(String label, List<String> cmd) throws IOException {
-        Process p = new ProcessBuilder(cmd).directory(ROOT.toFile())
+        Process p = new ProcessBuilder(privileged(cmd)).directory(ROOT.toFile())
                 .redirectOutput(dir.resolve(label + ".out").toFile()).redirectError(dir.resolve(label + ".err").toFile()).start();
         started.add(p);
         return p;

@@ -1,6 +1,5 @@
 package org.softrnic.cli.pingpong;
 
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -46,12 +45,18 @@ final class Pingpong {
     record Options(QpType type, int port, int ibPort, int size, Mtu mtu, int rxDepth, int iters, int sl, boolean events,
                    int gidIndex, String server, int waitSeconds) {}
 
+    /** How often the TCP exchange stops waiting to let the device answer ARP and move packets. */
+    private static final int TICK_MS = 20;
+
     private final Options o;
     private final PrintWriter out;
+    private final Runnable progress;
 
-    Pingpong(Options o, PrintWriter out) {
+    /** {@code progress} moves the device while the exchange waits (an inline device answers ARP only then). */
+    Pingpong(Options o, PrintWriter out, Runnable progress) {
         this.o = o;
         this.out = out;
+        this.progress = progress;
     }
 
     /** Runs one ping-pong; returns the exit status the tools use (0, or 1 on a failure). */
@@ -93,14 +98,15 @@ final class Pingpong {
         try (ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(o.port()), 1);
-            try (Socket s = listener.accept()) {
-                DataInputStream in = new DataInputStream(s.getInputStream());
+            listener.setSoTimeout(TICK_MS);
+            try (Socket s = accept(listener)) {
+                s.setSoTimeout(TICK_MS);
                 byte[] msg = new byte[PingpongDest.WIRE_BYTES];
-                in.readFully(msg);
+                readFully(s.getInputStream(), msg);
                 PingpongDest peer = PingpongDest.fromWire(msg);
                 connectQp(qp, me, peer);
                 s.getOutputStream().write(me.toWire());
-                readDone(in);
+                readFully(s.getInputStream(), new byte[5]); // "done"
                 return peer;
             }
         }
@@ -119,13 +125,15 @@ final class Pingpong {
         while (true) {
             byte[] msg = new byte[PingpongDest.WIRE_BYTES];
             try (Socket s = connectRetrying(to, end)) {
+                s.setSoTimeout(TICK_MS);
                 OutputStream w = s.getOutputStream();
                 w.write(me.toWire());
-                new DataInputStream(s.getInputStream()).readFully(msg);
+                readFully(s.getInputStream(), msg);
                 w.write("done\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            } catch (java.net.SocketException e) {
-                // a peer still coming up can fail the first exchange (its neighbour entry flapping): nothing was
-                // agreed yet, so try again while the wait lasts
+            } catch (IOException e) {
+                // a peer still coming up can fail the first exchange (its neighbour entry flapping, or qemu's
+                // forwarder accepting before the guest listens): nothing was agreed yet, so try again while
+                // the wait lasts
                 if (System.nanoTime() > end) throw e;
                 pause();
                 continue;
@@ -160,9 +168,28 @@ final class Pingpong {
         }
     }
 
-    private static void readDone(InputStream in) throws IOException {
-        byte[] done = new byte[5];
-        new DataInputStream(in).readFully(done);
+    private Socket accept(ServerSocket listener) throws IOException {
+        while (true) {
+            try {
+                return listener.accept();
+            } catch (java.net.SocketTimeoutException e) {
+                progress.run();
+            }
+        }
+    }
+
+    /** Reads exactly {@code b.length} bytes, moving the device whenever the socket makes it wait. */
+    private void readFully(InputStream in, byte[] b) throws IOException {
+        int at = 0;
+        while (at < b.length) {
+            try {
+                int n = in.read(b, at, b.length - at);
+                if (n < 0) throw new java.io.EOFException("the peer closed the exchange");
+                at += n;
+            } catch (java.net.SocketTimeoutException e) {
+                progress.run();
+            }
+        }
     }
 
     /** pp_connect_ctx: RTR and RTS with the examples' attributes. */

@@ -32,7 +32,8 @@ public final class PingpongCommand implements Callable<Integer> {
     String server;
 
     @Option(names = "--link", paramLabel = "SPEC", defaultValue = "udp:127.0.0.1",
-            description = "udp:ADDR[:PORT]: this side's soft RNIC on that address (RoCE port 4791 unless given)")
+            description = "udp:ADDR[:PORT]: this side's soft RNIC on that address (RoCE port 4791 unless given);"
+                    + " qemu-listen:PORT,ip=A/N[,mac=M] or qemu-connect:PORT,ip=A/N[,mac=M]: the frame port on qemu's socket netdev")
     String link;
 
     @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "listen on/connect to TCP port (default ${DEFAULT-VALUE})")
@@ -87,15 +88,15 @@ public final class PingpongCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        if (spec0.kind() != LinkSpec.Kind.UDP || !(spec0.address() instanceof java.net.Inet4Address)) {
-            throw new UserError("--link " + link + ": pingpong needs udp:A.B.C.D[:PORT] (the frame port comes later)");
+        if (spec0.kind() == LinkSpec.Kind.INPROC || !(spec0.address() instanceof java.net.Inet4Address)) {
+            throw new UserError("--link " + link + ": pingpong needs udp:A.B.C.D[:PORT] or a frame port (qemu-listen:, qemu-connect:)");
         }
         Pingpong.Options o = new Pingpong.Options(qpType, port, ibPort, size, pathMtu, rxDepth, iters, sl, events, gidIndex, server, waitSeconds);
         // rxe's GID table: a link-local GID at 0, the IPv4-mapped address at 1 (so -g 1 means the same on both)
         SoftRnicConfig config = SoftRnicConfig.builder().name(device).gid(linkLocal(spec0.address())).gid(spec0.address().getHostAddress())
-                .mtu(4096).link(link).udpPort(spec0.port()).progress("inline").build();
+                .mtu(4096).link(link).udpPort(spec0.frames() ? 4791 : spec0.port()).progress("inline").build();
         try (SoftRnic dev = SoftRnic.open(config); RdmaContext ctx = dev.open()) {
-            int status = new Pingpong(o, spec.commandLine().getOut()).run(ctx);
+            int status = new Pingpong(o, spec.commandLine().getOut(), dev::progress).run(ctx);
             if (Boolean.getBoolean("softrnic.counters")) System.err.println(dev.countersJson());
             return status;
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {

@@ -15,7 +15,8 @@ import org.softrnic.conformance.Interop;
 
 /**
  * rdma-core's unmodified ibv_rc_pingpong and ibv_uc_pingpong on a real rxe kernel driver against `softrnic pingpong`, in both
- * roles, over the UDP path (softrnic's kernel UDP socket in a network namespace, the guest on a tap). The
+ * roles, over the UDP path (softrnic's kernel UDP socket in a network namespace, the guest on a tap) and the
+ * frame path (softrnic's frame port on qemu's socket netdev, which checks every received ICRC exactly). The
  * link is recorded, and `softrnic decode` must find every RoCEv2 packet in both directions with a valid
  * ICRC; rxe's own counters must show no sequence errors.
  */
@@ -25,27 +26,33 @@ class RxePingpongTest {
         Interop.requireRxeGuest();
     }
 
-    @ParameterizedTest(name = "{0}: softrnic {1}, {2} B x {3}")
-    @CsvSource({"rc, client, 64, 50", "rc, server, 64, 50", "rc, client, 65536, 20", "rc, server, 65536, 20",
-                "uc, client, 4096, 50", "uc, server, 4096, 50"})
-    void ibvPingpongCompletesAgainstSoftrnic(String type, String softrnicRole, int size, int iters) throws Exception {
-        String label = type + "-" + softrnicRole + "-" + size;
-        try (RxeNetns ns = new RxeNetns(label)) {
+    @ParameterizedTest(name = "{0} path, {1}: softrnic {2}, {3} B x {4}")
+    @CsvSource({"udp, rc, client, 64, 50", "udp, rc, server, 64, 50", "udp, rc, client, 65536, 20",
+                "udp, rc, server, 65536, 20", "udp, uc, client, 4096, 50", "udp, uc, server, 4096, 50",
+                "frames, rc, client, 64, 50", "frames, rc, server, 64, 50", "frames, rc, client, 65536, 20",
+                "frames, rc, server, 65536, 20", "frames, uc, client, 4096, 50", "frames, uc, server, 4096, 50"})
+    void ibvPingpongCompletesAgainstSoftrnic(String path, String type, String softrnicRole, int size, int iters) throws Exception {
+        String label = path + "-" + type + "-" + softrnicRole + "-" + size;
+        try (RxeRun ns = path.equals("udp") ? RxeRun.udp(label) : RxeRun.frames(label)) {
             Path pcap = ns.dir.resolve("link.pcap");
             String tool = "ibv_" + type + "_pingpong -d rxe0 -g 1 -n " + iters + " -s " + size;
             String counters = "; echo \"[tool rc=$?]\"; cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep . *";
             Process guest;
             Process soft;
+            String oob = ns.isFrames() ? "" + ns.oobPort : "18515";
             if (softrnicRole.equals("client")) {
-                guest = ns.guest(tool + counters, pcap);
-                soft = ns.softrnic("softrnic", "pingpong", type, "--link", "udp:" + RxeNetns.HOST_IP, "-g", "1", "-n", "" + iters,
-                        "-s", "" + size, "--wait", "120", RxeNetns.GUEST_IP);
+                // on the frame path softrnic's port must listen before qemu starts and connects to it
+                soft = ns.softrnic("softrnic", "pingpong", type, "--link", ns.softrnicLink(), "-g", "1", "-n", "" + iters,
+                        "-s", "" + size, "-p", oob, "--wait", "150", ns.guestAddressForSoftrnic());
+                if (ns.isFrames()) Thread.sleep(1500);
+                guest = ns.guest(tool + counters, pcap, false);
             } else {
-                soft = ns.softrnic("softrnic", "pingpong", type, "--link", "udp:" + RxeNetns.HOST_IP, "-g", "1", "-n", "" + iters,
-                        "-s", "" + size);
-                guest = ns.guest(tool + " " + RxeNetns.HOST_IP + counters, pcap);
+                soft = ns.softrnic("softrnic", "pingpong", type, "--link", ns.softrnicLink(), "-g", "1", "-n", "" + iters,
+                        "-s", "" + size, "-p", oob);
+                Thread.sleep(1500);
+                guest = ns.guest(tool + " " + ns.softrnicAddressForGuest() + counters, pcap, true);
             }
-            RxeNetns.awaitBoth(guest, soft, 240);
+            RxeRun.awaitBoth(guest, soft, 240);
             String g = ns.output("guest");
             assertEquals(0, soft.exitValue(), ns.output("softrnic") + ns.errors("softrnic") + g);
             assertTrue(g.contains("[tool rc=0]"), "ibv_" + type + "_pingpong failed:\n" + g + ns.errors("guest"));
@@ -57,7 +64,22 @@ class RxePingpongTest {
             assertEquals(0L, rxe.get("rcvd_seq_err"), "rxe saw packets out of sequence: " + rxe);
             assertTrue(rxe.get("rdma_recvs") >= iters && rxe.get("rdma_sends") >= iters, rxe.toString());
             Interop.assertEveryIcrcValid(pcap, 2L * iters);
+            if (ns.isFrames()) {
+                // the frame port sees the IP header rxe sent, so it checks every ICRC exactly
+                Map<String, Long> mine = softrnicCounters(ns.errors("softrnic"));
+                assertEquals(0L, mine.get("rcvd_icrc_unverified"), mine.toString());
+                assertEquals(0L, mine.get("drop_bad_icrc"), mine.toString());
+                assertEquals(mine.get("rcvd_pkts"), mine.get("rcvd_icrc_verified"), mine.toString());
+            }
         }
+    }
+
+    /** softrnic's counters, printed as JSON on its stderr at the end. */
+    static Map<String, Long> softrnicCounters(String err) {
+        Map<String, Long> m = new HashMap<>();
+        Matcher x = Pattern.compile("\"([a-z_]+)\" : (\\d+)").matcher(err);
+        while (x.find()) m.put(x.group(1), Long.parseLong(x.group(2)));
+        return m;
     }
 
     /** The guest's `grep . *` of rxe's hw_counters: name:value lines. */

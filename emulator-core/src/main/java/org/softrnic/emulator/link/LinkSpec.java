@@ -4,21 +4,38 @@ import java.net.InetAddress;
 import org.softrnic.wire.frame.Udp;
 
 /**
- * A parsed {@code --link} value: {@code inproc}, {@code udp} (127.0.0.1, port 4791), {@code udp:A.B.C.D[:PORT]}
- * or {@code udp:[IPv6][:PORT]}. Addresses are literals, never names to look up.
+ * A parsed {@code --link} value. Addresses are literals, never names to look up.
+ * <ul>
+ * <li>{@code inproc}: the in-process fabric;</li>
+ * <li>{@code udp} (127.0.0.1, port 4791), {@code udp:A.B.C.D[:PORT]}, {@code udp:[IPv6][:PORT]}: kernel UDP;</li>
+ * <li>{@code qemu-listen:PORT,ip=A/N[,mac=M]} and {@code qemu-connect:PORT,ip=A/N[,mac=M]}: the frame port on
+ * qemu's socket netdev at 127.0.0.1:PORT, softrnic listening or connecting, owning address A/N.</li>
+ * </ul>
  *
  * @param address null for inproc
- * @param port    the UDP port; 4791 unless given, 0 to let the kernel pick one
+ * @param port    the UDP port (4791 unless given, 0 to let the kernel pick one), or the qemu socket's TCP port
+ * @param prefix  the frame port's prefix length
+ * @param mac     the frame port's MAC (48 bits), or -1 for one made from the address
  */
-public record LinkSpec(String text, Kind kind, InetAddress address, int port) {
-    public enum Kind { INPROC, UDP }
+public record LinkSpec(String text, Kind kind, InetAddress address, int port, int prefix, long mac) {
+    public enum Kind { INPROC, UDP, QEMU_LISTEN, QEMU_CONNECT }
+
+    public LinkSpec(String text, Kind kind, InetAddress address, int port) {
+        this(text, kind, address, port, 0, -1);
+    }
+
+    /** True for the links where softrnic owns whole Ethernet frames. */
+    public boolean frames() {
+        return kind == Kind.QEMU_LISTEN || kind == Kind.QEMU_CONNECT;
+    }
 
     /** Parses a spec; a wrong one is an IllegalArgumentException that quotes it and says what is expected. */
     public static LinkSpec parse(String spec) {
         if (spec.equals("inproc")) return new LinkSpec(spec, Kind.INPROC, null, 0);
+        if (spec.startsWith("qemu-listen:") || spec.startsWith("qemu-connect:")) return frames(spec);
         if (!spec.equals("udp") && !spec.startsWith("udp:")) {
-            throw new IllegalArgumentException("--link " + spec + ": expected inproc or udp[:ADDR[:PORT]]; the frame"
-                    + " port links are not built yet");
+            throw new IllegalArgumentException("--link " + spec + ": expected inproc, udp[:ADDR[:PORT]],"
+                    + " qemu-listen:PORT,ip=A/N[,mac=M] or qemu-connect:PORT,ip=A/N[,mac=M]");
         }
         String rest = spec.equals("udp") ? "127.0.0.1" : spec.substring(4);
         // udp:ADDR[:PORT] with an IPv4 ADDR, or udp:[ADDR][:PORT] with an IPv6 one
@@ -49,5 +66,43 @@ public record LinkSpec(String text, Kind kind, InetAddress address, int port) {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--link " + spec + ": '" + host + "' is not an IP address");
         }
+    }
+
+    private static LinkSpec frames(String spec) {
+        Kind kind = spec.startsWith("qemu-listen:") ? Kind.QEMU_LISTEN : Kind.QEMU_CONNECT;
+        String[] parts = spec.substring(spec.indexOf(':') + 1).split(",");
+        int port;
+        try {
+            port = Integer.parseInt(parts[0]);
+            if (port < 1 || port > 65535) throw new NumberFormatException();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--link " + spec + ": the qemu socket's port must be 1..65535");
+        }
+        InetAddress address = null;
+        int prefix = 0;
+        long mac = -1;
+        for (int i = 1; i < parts.length; i++) {
+            String p = parts[i];
+            if (p.startsWith("ip=")) {
+                String[] ip = p.substring(3).split("/");
+                try {
+                    address = InetAddress.ofLiteral(ip[0]);
+                    prefix = ip.length == 2 ? Integer.parseInt(ip[1]) : -1;
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--link " + spec + ": ip=A/N needs an IPv4 address and a prefix length");
+                }
+                if (!(address instanceof java.net.Inet4Address) || prefix < 1 || prefix > 32) {
+                    throw new IllegalArgumentException("--link " + spec + ": ip=A/N needs an IPv4 address and a prefix length 1..32");
+                }
+            } else if (p.startsWith("mac=")) {
+                String hex = p.substring(4).replace(":", "");
+                if (!hex.matches("[0-9a-fA-F]{12}")) throw new IllegalArgumentException("--link " + spec + ": mac=M is six hex bytes");
+                mac = Long.parseLong(hex, 16);
+            } else {
+                throw new IllegalArgumentException("--link " + spec + ": unknown setting '" + p + "' (ip=A/N, mac=M)");
+            }
+        }
+        if (address == null) throw new IllegalArgumentException("--link " + spec + ": the frame port needs ip=A/N");
+        return new LinkSpec(spec, kind, address, port, prefix, mac);
     }
 }

@@ -94,9 +94,28 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
             throw new IllegalArgumentException("link " + config.link() + ": " + link.address().getHostAddress()
                     + " is not one of the device's GIDs " + config.gids());
         }
+        if (link.frames()) return onFrames(config, link);
         try {
             // PORT 0: the kernel picks the socket's port, and it is the device's RoCE port too
             UdpPort port = UdpPort.open(link.address(), link.port(), link.port() == 0 ? 0 : config.udpPort());
+            try {
+                return attached(config, port, () -> { });
+            } catch (RuntimeException e) {
+                port.close();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("link " + config.link() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The frame port on qemu's socket netdev, listening or connecting. */
+    private static SoftRnic onFrames(SoftRnicConfig config, LinkSpec link) {
+        var v4 = (java.net.Inet4Address) link.address();
+        try {
+            var port = link.kind() == LinkSpec.Kind.QEMU_LISTEN
+                    ? org.softrnic.emulator.fabric.FramePort.listen(link.port(), v4, link.prefix(), link.mac())
+                    : org.softrnic.emulator.fabric.FramePort.connect(link.port(), v4, link.prefix(), link.mac());
             try {
                 return attached(config, port, () -> { });
             } catch (RuntimeException e) {

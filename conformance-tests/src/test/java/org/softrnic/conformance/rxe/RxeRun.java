@@ -1,0 +1,165 @@
+package org.softrnic.conformance.rxe;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One run against a real rxe guest booted by scripts/rxe-peer (192.0.2.1), on one of two paths:
+ * <ul>
+ * <li>UDP: a network namespace made for the run with a tap in it (192.0.2.100/24, an address that exists
+ * only on that link); the guest sits on the tap and softrnic's UDP socket runs inside the namespace;</li>
+ * <li>frames: qemu's socket netdev on 127.0.0.1, softrnic's frame port listening ({@link #framePort}), and
+ * the tools' TCP exchange through qemu's user network ({@link #oobPort}).</li>
+ * </ul>
+ * Closing kills every process it started and deletes the namespace, also after a failure.
+ */
+public final class RxeRun implements AutoCloseable {
+    public static final String HOST_IP = "192.0.2.100";
+    public static final String GUEST_IP = "192.0.2.1";
+    private static final AtomicInteger NEXT = new AtomicInteger();
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    private final String name = "softrnic-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet();
+    private final List<Process> started = new ArrayList<>();
+    private final boolean frames;
+    /** Frames: the TCP ports of the frame link and of the tools' exchange. */
+    public final int framePort;
+    public final int oobPort;
+    final Path dir;
+
+    private RxeRun(String label, boolean frames) throws IOException, InterruptedException {
+        this.frames = frames;
+        dir = Files.createDirectories(Path.of("target", "rxe-interop", label).toAbsolutePath());
+        framePort = frames ? freePort() : 0;
+        oobPort = frames ? freePort() : 0;
+        if (frames) return;
+        sh("ip", "netns", "add", name);
+        sh("ip", "-n", name, "link", "set", "lo", "up");
+        sh("ip", "netns", "exec", name, "ip", "tuntap", "add", "dev", "srtap0", "mode", "tap");
+        sh("ip", "-n", name, "addr", "add", HOST_IP + "/24", "dev", "srtap0");
+        sh("ip", "-n", name, "link", "set", "srtap0", "up");
+    }
+
+    /** The UDP path: a namespace with a tap. */
+    public static RxeRun udp(String label) throws IOException, InterruptedException {
+        return new RxeRun(label, false);
+    }
+
+    /** The frame path: qemu's socket netdev on 127.0.0.1. */
+    public static RxeRun frames(String label) throws IOException, InterruptedException {
+        return new RxeRun(label, true);
+    }
+
+    public boolean isFrames() {
+        return frames;
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.ofLiteral("127.0.0.1"))) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** softrnic's --link on this path. */
+    public String softrnicLink() {
+        return frames ? "qemu-listen:" + framePort + ",ip=" + HOST_IP + "/24" : "udp:" + HOST_IP;
+    }
+
+    /** Where the guest's tool reaches softrnic's TCP exchange, and where softrnic reaches the guest's. */
+    public String softrnicAddressForGuest() {
+        return frames ? "10.0.2.100" : HOST_IP;
+    }
+
+    public String guestAddressForSoftrnic() {
+        return frames ? "127.0.0.1" : GUEST_IP;
+    }
+
+    private List<String> inRun(List<String> cmd) {
+        if (frames) return cmd;
+        List<String> all = new ArrayList<>(List.of("ip", "netns", "exec", name));
+        all.addAll(cmd);
+        return all;
+    }
+
+    private static final List<String> ROOT_PREFIX = org.softrnic.conformance.Interop.asRoot();
+
+    private static List<String> privileged(List<String> cmd) {
+        List<String> all = new ArrayList<>(ROOT_PREFIX);
+        all.addAll(cmd);
+        return all;
+    }
+
+    private static void sh(String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(privileged(List.of(cmd))).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) throw new IOException(String.join(" ", cmd) + " failed: " + out);
+    }
+
+    /**
+     * Boots the guest to run {@code command}, recording the link to {@code pcap}; output to guest.out. On the
+     * frame path softrnic must already listen; {@code softrnicServes} routes the guest's exchange to it, else
+     * softrnic's to the guest.
+     */
+    public Process guest(String command, Path pcap, boolean softrnicServes) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(ROOT.resolve("scripts/rxe-peer").toString(), "--ip", GUEST_IP + "/24",
+                "--pcap", pcap.toString(), "--timeout", "240", "--job", dir.resolve("job").toString()));
+        if (frames) {
+            cmd.addAll(List.of("--net", "connect:" + framePort, softrnicServes ? "--guestfwd" : "--hostfwd", "" + oobPort));
+        } else {
+            cmd.addAll(List.of("--net", "tap:srtap0"));
+        }
+        cmd.addAll(List.of("--", command));
+        return start("guest", inRun(cmd));
+    }
+
+    /** Runs the softrnic CLI inside the namespace, with the counters printed to its stderr at the end. */
+    public Process softrnic(String label, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dsoftrnic.counters=true", "-cp", System.getProperty("java.class.path"), "org.softrnic.cli.Main"));
+        cmd.addAll(List.of(args));
+        return start(label, inRun(cmd));
+    }
+
+    private Process start(String label, List<String> cmd) throws IOException {
+        Process p = new ProcessBuilder(frames ? cmd : privileged(cmd)).directory(ROOT.toFile())
+                .redirectOutput(dir.resolve(label + ".out").toFile()).redirectError(dir.resolve(label + ".err").toFile()).start();
+        started.add(p);
+        return p;
+    }
+
+    /**
+     * Waits until both have ended, at most {@code seconds}; fails at once when softrnic ends with an error
+     * before the guest does (the guest's tool would then wait for ever), naming what softrnic said.
+     */
+    public static void awaitBoth(Process guest, Process softrnic, int seconds) throws InterruptedException, IOException {
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        while (guest.isAlive() || softrnic.isAlive()) {
+            if (!softrnic.isAlive() && softrnic.exitValue() != 0) return; // the caller's checks report it
+            if (System.nanoTime() > end) throw new AssertionError((guest.isAlive() ? "the guest" : "softrnic") + " did not finish in " + seconds + " s");
+            Thread.sleep(100);
+        }
+    }
+
+    public String output(String label) throws IOException {
+        return Files.readString(dir.resolve(label + ".out"));
+    }
+
+    public String errors(String label) throws IOException {
+        return Files.readString(dir.resolve(label + ".err"));
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        for (Process p : started) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly); // qemu under timeout under the script
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        if (!frames) sh("ip", "netns", "del", name);
+    }
+}

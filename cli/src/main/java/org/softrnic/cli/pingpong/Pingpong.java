@@ -35,12 +35,16 @@ import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.SendWr;
 
 /**
- * What ibv_rc_pingpong and ibv_uc_pingpong do, on any verbs context: the same TCP exchange, connection
- * attributes, receive refilling, ping-pong rhythm and result lines, so that either side can be the real tool.
+ * What ibv_rc_pingpong, ibv_uc_pingpong and ibv_ud_pingpong do, on any verbs context: the same TCP
+ * exchange, connection attributes, receive refilling, ping-pong rhythm and result lines, so that either side
+ * can be the real tool. UD receives carry the 40-byte GRH in front, sends go through an address handle with
+ * Q_Key 0x11111111, and the message must fit the port's MTU.
  */
 final class Pingpong {
     static final long RECV_WRID = 1;
     static final long SEND_WRID = 2;
+    static final int UD_QKEY = 0x11111111;
+    static final int GRH = 40;
 
     record Options(QpType type, int port, int ibPort, int size, Mtu mtu, int rxDepth, int iters, int sl, boolean events,
                    int gidIndex, String server, int waitSeconds) {}
@@ -61,40 +65,54 @@ final class Pingpong {
 
     /** Runs one ping-pong; returns the exit status the tools use (0, or 1 on a failure). */
     int run(RdmaContext ctx) throws IOException, InterruptedException {
+        boolean ud = o.type() == QpType.UD;
+        int mtu = ctx.queryPort(o.ibPort()).activeMtu().bytes;
+        if (ud && o.size() > mtu) {
+            System.err.printf("Requested size larger than port MTU (%d)%n", mtu);
+            return 1;
+        }
+        int grh = ud ? GRH : 0;
         try (Arena arena = Arena.ofShared();
              ProtectionDomain pd = ctx.allocPd();
              CompletionChannel channel = o.events() ? ctx.createCompChannel() : null;
              CompletionQueue cq = ctx.createCq(o.rxDepth() + 1, channel);
-             MemoryRegion mr = pd.regMr(arena.allocate(Math.max(o.size(), 1), 4096), Access.LOCAL_WRITE);
+             MemoryRegion mr = pd.regMr(arena.allocate(Math.max(o.size(), 1) + grh, 4096), Access.LOCAL_WRITE);
              QueuePair qp = pd.createQp(new QpInitAttr(o.type(), cq, cq, null, new QpCaps(1, o.rxDepth(), 1, 1, 0), false))) {
             QpAttr init = new QpAttr();
             init.qpState = QpState.INIT;
             init.pkeyIndex = 0;
             init.portNum = o.ibPort();
             init.qpAccessFlags = 0;
-            qp.modify(init, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
+            init.qkey = UD_QKEY;
+            qp.modify(init, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT
+                    | (ud ? QpAttrMask.QKEY : QpAttrMask.ACCESS_FLAGS));
             RecvWr recv = new RecvWr(1);
             recv.wrId = RECV_WRID;
             recv.numSge = 1;
-            recv.sgList[0].set(mr.addr(), o.size(), mr.lkey());
+            recv.sgList[0].set(mr.addr(), o.size() + grh, mr.lkey());
             int routs = 0;
             for (; routs < o.rxDepth(); routs++) qp.postRecv(recv);
             if (o.events()) cq.reqNotify(false);
 
             Gid gid = ctx.queryGid(o.ibPort(), o.gidIndex());
             PingpongDest me = new PingpongDest(0, qp.qpn(), ThreadLocalRandom.current().nextInt() & 0xffffff, gid);
-            out.println("  local address:  " + me.describe());
+            // ibv_ud_pingpong prints its own address with ": GID"; the others with ", GID"
+            out.println("  local address:  " + (ud ? me.describe().replace(", GID", ": GID") : me.describe()));
             out.flush();
-            PingpongDest peer = o.server() == null ? serve(me, qp) : connect(me, qp);
+            PingpongDest peer = o.server() == null ? serve(me, qp, pd) : connect(me, qp, pd);
             if (peer == null) return 1;
             out.println("  remote address: " + peer.describe());
             out.flush();
-            return pingpong(qp, cq, channel, mr, recv, routs);
+            try {
+                return pingpong(qp, cq, channel, mr, recv, routs, peer);
+            } finally {
+                if (ah != null) ah.close();
+            }
         }
     }
 
     /** The server: waits for one client, connects to its QP, then answers with its own address. */
-    private PingpongDest serve(PingpongDest me, QueuePair qp) throws IOException {
+    private PingpongDest serve(PingpongDest me, QueuePair qp, ProtectionDomain pd) throws IOException {
         try (ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(o.port()), 1);
@@ -104,7 +122,7 @@ final class Pingpong {
                 byte[] msg = new byte[PingpongDest.WIRE_BYTES];
                 readFully(s.getInputStream(), msg);
                 PingpongDest peer = PingpongDest.fromWire(msg);
-                connectQp(qp, me, peer);
+                connectQp(qp, me, peer, pd);
                 s.getOutputStream().write(me.toWire());
                 readFully(s.getInputStream(), new byte[5]); // "done"
                 return peer;
@@ -113,7 +131,7 @@ final class Pingpong {
     }
 
     /** The client: sends its address, reads the server's, says done, then connects. */
-    private PingpongDest connect(PingpongDest me, QueuePair qp) throws IOException {
+    private PingpongDest connect(PingpongDest me, QueuePair qp, ProtectionDomain pd) throws IOException {
         InetAddress server;
         try {
             server = InetAddress.ofLiteral(o.server()); // an address, never a name to look up
@@ -139,7 +157,7 @@ final class Pingpong {
                 continue;
             }
             PingpongDest peer = PingpongDest.fromWire(msg);
-            connectQp(qp, me, peer);
+            connectQp(qp, me, peer, pd);
             return peer;
         }
     }
@@ -192,8 +210,21 @@ final class Pingpong {
         }
     }
 
-    /** pp_connect_ctx: RTR and RTS with the examples' attributes. */
-    private void connectQp(QueuePair qp, PingpongDest me, PingpongDest peer) {
+    /** UD: the address handle made when connecting. */
+    private org.softrnic.verbs.AddressHandle ah;
+
+    /** pp_connect_ctx: RTR and RTS with the examples' attributes; UD also makes the address handle. */
+    private void connectQp(QueuePair qp, PingpongDest me, PingpongDest peer, ProtectionDomain pd) {
+        if (o.type() == QpType.UD) {
+            QpAttr a = new QpAttr();
+            a.qpState = QpState.RTR;
+            qp.modify(a, QpAttrMask.STATE);
+            a.qpState = QpState.RTS;
+            a.sqPsn = me.psn();
+            qp.modify(a, QpAttrMask.STATE | QpAttrMask.SQ_PSN);
+            ah = pd.createAh(new AddressVector(peer.gid(), o.gidIndex(), 0, 1, 0));
+            return;
+        }
         QpAttr a = new QpAttr();
         a.qpState = QpState.RTR;
         a.pathMtu = o.mtu();
@@ -221,9 +252,15 @@ final class Pingpong {
     }
 
     /** The examples' main loop: the client sends first; each side sends again once its send and a receive completed. */
-    private int pingpong(QueuePair qp, CompletionQueue cq, CompletionChannel channel, MemoryRegion mr, RecvWr recv, int routs)
-            throws InterruptedException {
-        SendWr send = new SendWr(1).sge(mr.addr(), o.size(), mr.lkey());
+    private int pingpong(QueuePair qp, CompletionQueue cq, CompletionChannel channel, MemoryRegion mr, RecvWr recv, int routs,
+                         PingpongDest peer) throws InterruptedException {
+        boolean ud = o.type() == QpType.UD;
+        SendWr send = new SendWr(1).sge(mr.addr() + (ud ? GRH : 0), o.size(), mr.lkey());
+        if (ud) {
+            send.ah = ah;
+            send.remoteQpn = peer.qpn();
+            send.remoteQkey = UD_QKEY;
+        }
         send.wrId = SEND_WRID;
         send.opcode = SendOpcode.SEND;
         send.sendFlags = SendFlags.SIGNALED;

@@ -25,7 +25,7 @@ public final class PingpongCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "TYPE", description = "rc or uc (ud and srq are not built yet)")
+    @Parameters(index = "0", paramLabel = "TYPE", description = "rc, uc or ud (srq is not built yet)")
     String type;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER", description = "the server's IP address; none: be the server")
@@ -45,7 +45,7 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = {"-i", "--ib-port"}, defaultValue = "1", description = "port of the device (default ${DEFAULT-VALUE})")
     int ibPort;
 
-    @Option(names = {"-s", "--size"}, defaultValue = "4096", description = "size of message to exchange (default ${DEFAULT-VALUE})")
+    @Option(names = {"-s", "--size"}, defaultValue = "-1", description = "size of message to exchange (default 4096; ud: 2048)")
     int size;
 
     @Option(names = {"-m", "--mtu"}, defaultValue = "1024", description = "path MTU (default ${DEFAULT-VALUE})")
@@ -76,9 +76,11 @@ public final class PingpongCommand implements Callable<Integer> {
         QpType qpType = switch (type.toLowerCase(Locale.ROOT)) {
             case "rc" -> QpType.RC;
             case "uc" -> QpType.UC;
-            case "ud", "srq" -> throw new UserError("pingpong " + type + " is not built yet; rc and uc are");
+            case "ud" -> QpType.UD;
+            case "srq" -> throw new UserError("pingpong srq is not built yet; rc, uc and ud are");
             default -> throw new UserError("TYPE must be rc, uc, ud or srq, not '" + type + "'");
         };
+        if (size == -1) size = qpType == QpType.UD ? 2048 : 4096;
         if (size < 1 || rxDepth < 2 || iters < 1) throw new UserError("-s, -r (at least 2) and -n must be positive");
         Mtu pathMtu;
         LinkSpec spec0;

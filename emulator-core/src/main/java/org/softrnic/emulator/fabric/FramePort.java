@@ -9,7 +9,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.function.BooleanSupplier;
@@ -37,7 +36,7 @@ public final class FramePort implements Port {
     private final Arena arena = new CountedArena();
     private final ServerSocketChannel listener;
     private SocketChannel channel;
-    private final Selector selector;
+    private final SelectorSleep sleep;
     private final long mac;
     private final int ip;
     private final int prefixMask;
@@ -51,7 +50,6 @@ public final class FramePort implements Port {
     private final PacketBuffer rx;
     private final PacketBuffer arp;
     private final IntMap<Long> neighbours = new IntMap<>();
-    private volatile boolean asleep;
     private long dropped;
     private long framesIn;
     private long framesOut;
@@ -63,11 +61,11 @@ public final class FramePort implements Port {
         this.mac = mac;
         this.ip = Ipv4.toInt(ip);
         this.prefixMask = prefix == 0 ? 0 : -1 << (32 - prefix);
-        this.selector = Selector.open();
+        this.sleep = new SelectorSleep();
         this.rx = PacketBuffer.allocate(arena, MAX_FRAME + HEADROOM);
         this.arp = PacketBuffer.allocate(arena, 64);
-        if (listener != null) listener.register(selector, SelectionKey.OP_ACCEPT);
-        if (channel != null) channel.register(selector, SelectionKey.OP_READ);
+        if (listener != null) listener.register(sleep.selector, SelectionKey.OP_ACCEPT);
+        if (channel != null) channel.register(sleep.selector, SelectionKey.OP_READ);
         out.flip(); // empty, ready to be drained
     }
 
@@ -229,7 +227,7 @@ public final class FramePort implements Port {
                 if (c == null) return 0;
                 c.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
                 c.configureBlocking(false);
-                c.register(selector, SelectionKey.OP_READ);
+                c.register(sleep.selector, SelectionKey.OP_READ);
                 channel = c;
             }
             if (out.hasRemaining()) flush();
@@ -294,28 +292,17 @@ public final class FramePort implements Port {
 
     @Override
     public void await(long deadline, BooleanSupplier idle) {
-        asleep = true;
-        try {
-            if (!idle.getAsBoolean()) return;
-            long millis = (deadline - System.nanoTime()) / 1_000_000;
-            if (millis <= 0) return;
-            selector.select(Math.min(millis, 1000));
-            selector.selectedKeys().clear();
-        } catch (IOException e) {
-            throw new UncheckedIOException("selector failed", e);
-        } finally {
-            asleep = false;
-        }
+        sleep.await(deadline, idle);
     }
 
     @Override
     public void wakeup() {
-        if (asleep) selector.wakeup();
+        sleep.wakeup();
     }
 
     @Override
     public void close() {
-        try (arena; selector; var l = listener; var c = channel) {
+        try (arena; sleep; var l = listener; var c = channel) {
             // closes every one, even when one fails
         } catch (IOException e) {
             throw new UncheckedIOException(e);

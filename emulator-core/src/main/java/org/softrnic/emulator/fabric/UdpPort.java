@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.net.InetAddress;
-import java.nio.channels.Selector;
 import java.util.function.BooleanSupplier;
 import org.softrnic.emulator.link.UdpLink;
 import org.softrnic.nic.LinkProfile;
@@ -15,16 +14,15 @@ import org.softrnic.wire.PacketBuffer;
 public final class UdpPort implements Port {
     private final Arena arena = new CountedArena();
     private final UdpLink link;
-    private final Selector selector;
-    private volatile boolean asleep;
+    private final SelectorSleep sleep;
 
     private UdpPort(InetAddress address, int socketPort, int rocePort) throws IOException {
         UdpLink l = null;
-        Selector s = null;
+        SelectorSleep s = null;
         try {
             l = UdpLink.open(address, socketPort, rocePort, arena);
-            s = Selector.open();
-            l.register(s);
+            s = new SelectorSleep();
+            l.register(s.selector);
         } catch (IOException | RuntimeException e) {
             if (l != null) l.close();
             if (s != null) s.close();
@@ -32,7 +30,7 @@ public final class UdpPort implements Port {
             throw e;
         }
         this.link = l;
-        this.selector = s;
+        this.sleep = s;
     }
 
     /**
@@ -81,28 +79,17 @@ public final class UdpPort implements Port {
 
     @Override
     public void await(long deadline, BooleanSupplier idle) {
-        asleep = true;
-        try {
-            if (!idle.getAsBoolean()) return;
-            long millis = (deadline - System.nanoTime()) / 1_000_000;
-            if (millis <= 0) return; // under a millisecond: the loop spins instead
-            selector.select(Math.min(millis, 1000));
-            selector.selectedKeys().clear();
-        } catch (IOException e) {
-            throw new UncheckedIOException("selector failed", e);
-        } finally {
-            asleep = false;
-        }
+        sleep.await(deadline, idle);
     }
 
     @Override
     public void wakeup() {
-        if (asleep) selector.wakeup();
+        sleep.wakeup();
     }
 
     @Override
     public void close() {
-        try (arena; link; selector) {
+        try (arena; link; sleep) {
             // closes all three, the last opened first, even when one fails
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -57,6 +57,27 @@ final class PostSlot {
         }
     }
 
+    /**
+     * Posts a receive (to a QP's own queue, or to an SRQ when {@code srq} is not null) through the runner:
+     * copied, given room, published; a refusal publishes the slot empty and is thrown.
+     */
+    static void postRecv(Runner runner, RecvWr wr, QueueRoom room, QueuePair qp, SharedReceiveQueue srq) {
+        long c = runner.claim();
+        PostSlot s = runner.slot(c);
+        try {
+            Requests.copy(wr, s.recv);
+            room.take();
+            s.kind = srq != null ? Kind.SRQ_RECV : Kind.RECV;
+            s.qp = qp;
+            s.srq = srq;
+            s.room = room;
+        } catch (RuntimeException | Error e) {
+            s.cancel(runner, c); // a claim is always published, or the loop would wait on it for ever
+            throw e;
+        }
+        runner.publish(c);
+    }
+
     /** Gives up a claimed slot: it is published empty, since the consumer takes slots strictly in order. */
     void cancel(Runner runner, long claim) {
         clear();

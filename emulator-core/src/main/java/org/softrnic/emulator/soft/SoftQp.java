@@ -147,19 +147,6 @@ final class SoftQp extends SoftResource implements QueuePair {
     public void postRecv(RecvWr wr) {
         checkOpen("ibv_post_recv");
         device.nic.checkRecv(qp, wr);
-        Runner runner = device.runner;
-        long c = runner.claim();
-        PostSlot s = runner.slot(c);
-        try {
-            Requests.copy(wr, s.recv);
-            recvRoom.take();
-            s.kind = PostSlot.Kind.RECV;
-            s.qp = qp;
-            s.room = recvRoom;
-        } catch (RuntimeException | Error e) {
-            s.cancel(runner, c); // a claim is always published, or the loop would wait on it for ever
-            throw e;
-        }
-        runner.publish(c);
+        PostSlot.postRecv(device.runner, wr, recvRoom, qp, null);
     }
 }

@@ -97,15 +97,19 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         if (link.frames()) return onFrames(config, link);
         try {
             // PORT 0: the kernel picks the socket's port, and it is the device's RoCE port too
-            UdpPort port = UdpPort.open(link.address(), link.port(), link.port() == 0 ? 0 : config.udpPort());
-            try {
-                return attached(config, port, () -> { });
-            } catch (RuntimeException e) {
-                port.close();
-                throw e;
-            }
+            return attachedOrClose(config, UdpPort.open(link.address(), link.port(), link.port() == 0 ? 0 : config.udpPort()));
         } catch (IOException e) {
             throw new UncheckedIOException("link " + config.link() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A device on a port it owns: the port is closed if the device cannot be made. */
+    private static SoftRnic attachedOrClose(SoftRnicConfig config, Port port) {
+        try {
+            return attached(config, port, () -> { });
+        } catch (RuntimeException e) {
+            port.close();
+            throw e;
         }
     }
 
@@ -113,15 +117,9 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     private static SoftRnic onFrames(SoftRnicConfig config, LinkSpec link) {
         var v4 = (java.net.Inet4Address) link.address();
         try {
-            var port = link.kind() == LinkSpec.Kind.QEMU_LISTEN
+            return attachedOrClose(config, link.kind() == LinkSpec.Kind.QEMU_LISTEN
                     ? org.softrnic.emulator.fabric.FramePort.listen(link.port(), v4, link.prefix(), link.mac())
-                    : org.softrnic.emulator.fabric.FramePort.connect(link.port(), v4, link.prefix(), link.mac());
-            try {
-                return attached(config, port, () -> { });
-            } catch (RuntimeException e) {
-                port.close();
-                throw e;
-            }
+                    : org.softrnic.emulator.fabric.FramePort.connect(link.port(), v4, link.prefix(), link.mac()));
         } catch (IOException e) {
             throw new UncheckedIOException("link " + config.link() + ": " + e.getMessage(), e);
         }

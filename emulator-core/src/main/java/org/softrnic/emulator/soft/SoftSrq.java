@@ -49,20 +49,7 @@ final class SoftSrq extends SoftResource implements SharedReceiveQueue {
         if (wr.numSge < 0 || wr.numSge > srq.maxSge()) {
             throw new VerbsException("ibv_post_srq_recv", Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_sge " + srq.maxSge());
         }
-        Runner runner = device.runner;
-        long c = runner.claim();
-        PostSlot s = runner.slot(c);
-        try {
-            Requests.copy(wr, s.recv);
-            room.take();
-            s.kind = PostSlot.Kind.SRQ_RECV;
-            s.srq = srq;
-            s.room = room;
-        } catch (RuntimeException | Error e) {
-            s.cancel(runner, c); // a claim is always published, or the loop would wait on it for ever
-            throw e;
-        }
-        runner.publish(c);
+        PostSlot.postRecv(device.runner, wr, room, null, srq);
     }
 
     @Override

@@ -39,6 +39,22 @@ public final class Interop {
         }
     }
 
+    /** RoCEv2 packets in the capture that repeat an earlier one (same direction, opcode and PSN). */
+    public static long packetsSeenTwice(Path pcap) {
+        DecodeCommandTest.Result r = DecodeCommandTest.run("decode", "--json", pcap.toString());
+        assertEquals(0, r.code(), r.err());
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        long twice = 0;
+        java.util.regex.Pattern key = java.util.regex.Pattern.compile(
+                "\"src\":\"([0-9.]+)\".*\"opcode\":(\\d+).*\"psn\":(\\d+)");
+        for (String line : r.out().split("\n")) {
+            if (!line.contains("\"bth\"")) continue;
+            java.util.regex.Matcher m = key.matcher(line);
+            if (m.find() && !seen.add(m.group(1) + "/" + m.group(2) + "/" + m.group(3))) twice++;
+        }
+        return twice;
+    }
+
     /** `softrnic decode --json` finds at least {@code atLeast} RoCEv2 packets in the capture, each with a valid ICRC. */
     public static void assertEveryIcrcValid(Path pcap, long atLeast) {
         DecodeCommandTest.Result r = DecodeCommandTest.run("decode", "--json", pcap.toString());

@@ -55,6 +55,13 @@ public final class RxeRun implements AutoCloseable {
         return new RxeRun(label, true);
     }
 
+    private String netem;
+
+    /** tc netem settings for the guest's eth0 (e.g. "loss 5%"), or null. */
+    public void netem(String settings) {
+        this.netem = settings;
+    }
+
     public boolean isFrames() {
         return frames;
     }
@@ -113,6 +120,7 @@ public final class RxeRun implements AutoCloseable {
         } else {
             cmd.addAll(List.of("--net", "tap:srtap0"));
         }
+        if (netem != null) cmd.addAll(List.of("--netem", netem));
         cmd.addAll(List.of("--", command));
         return start("guest", inRun(cmd));
     }

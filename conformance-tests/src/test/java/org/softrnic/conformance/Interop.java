@@ -39,6 +39,13 @@ public final class Interop {
         }
     }
 
+    /** `softrnic decode` of a capture, as text. */
+    public static String decode(Path pcap) {
+        DecodeCommandTest.Result r = DecodeCommandTest.run("decode", pcap.toString());
+        assertEquals(0, r.code(), r.err());
+        return r.out();
+    }
+
     /** RoCEv2 packets in the capture that repeat an earlier one (same direction, opcode and PSN). */
     public static long packetsSeenTwice(Path pcap) {
         DecodeCommandTest.Result r = DecodeCommandTest.run("decode", "--json", pcap.toString());

@@ -50,13 +50,28 @@ class RxePingpongTest {
         assertTrue(resent > 0, "go-back-N should have sent some packets twice; the capture has none");
     }
 
-    /** One run; returns the capture. */
+    /** On a link with a 9000-byte MTU rxe's path MTU is 4096: both sides use it, in 4154-byte frames. */
+    @ParameterizedTest(name = "{0} path, MTU 4096: softrnic {1}")
+    @CsvSource({"udp, client", "udp, server", "frames, client", "frames, server"})
+    void rcAtMtu4096(String path, String softrnicRole) throws Exception {
+        Path pcap = run(path, "rc", softrnicRole, 65536, 20, null, 4096);
+        String decoded = Interop.decode(pcap);
+        assertTrue(decoded.contains("4154 bytes  RoCEv2  RC_SEND_MIDDLE  ICRC ok"), "no full 4096-byte segments:\n" + decoded);
+    }
+
     private static Path run(String path, String type, String softrnicRole, int size, int iters, String netem) throws Exception {
-        String label = path + "-" + type + "-" + softrnicRole + "-" + size + (netem == null ? "" : "-lossy");
+        return run(path, type, softrnicRole, size, iters, netem, 1024);
+    }
+
+    /** One run; returns the capture. */
+    private static Path run(String path, String type, String softrnicRole, int size, int iters, String netem, int mtu)
+            throws Exception {
+        String label = path + "-" + type + "-" + softrnicRole + "-" + size + (netem == null ? "" : "-lossy") + (mtu == 1024 ? "" : "-mtu" + mtu);
         try (RxeRun ns = path.equals("udp") ? RxeRun.udp(label) : RxeRun.frames(label)) {
             ns.netem(netem);
+            if (mtu > 1024) ns.linkMtu(9000);
             Path pcap = ns.dir.resolve("link.pcap");
-            String tool = "ibv_" + type + "_pingpong -d rxe0 -g 1 -n " + iters + " -s " + size;
+            String tool = "ibv_" + type + "_pingpong -d rxe0 -g 1 -n " + iters + " -s " + size + " -m " + mtu;
             String counters = "; echo \"[tool rc=$?]\"; cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep . *";
             Process guest;
             Process soft;
@@ -64,12 +79,12 @@ class RxePingpongTest {
             if (softrnicRole.equals("client")) {
                 // on the frame path softrnic's port must listen before qemu starts and connects to it
                 soft = ns.softrnic("softrnic", "pingpong", type, "--link", ns.softrnicLink(), "-g", "1", "-n", "" + iters,
-                        "-s", "" + size, "-p", oob, "--wait", "150", ns.guestAddressForSoftrnic());
+                        "-s", "" + size, "-m", "" + mtu, "-p", oob, "--wait", "150", ns.guestAddressForSoftrnic());
                 if (ns.isFrames()) Thread.sleep(1500);
                 guest = ns.guest(tool + counters, pcap, false);
             } else {
                 soft = ns.softrnic("softrnic", "pingpong", type, "--link", ns.softrnicLink(), "-g", "1", "-n", "" + iters,
-                        "-s", "" + size, "-p", oob);
+                        "-s", "" + size, "-m", "" + mtu, "-p", oob);
                 Thread.sleep(1500);
                 guest = ns.guest(tool + " " + ns.softrnicAddressForGuest() + counters, pcap, true);
             }

@@ -56,6 +56,13 @@ public final class RxeRun implements AutoCloseable {
     }
 
     private String netem;
+    private int linkMtu = 1500;
+
+    /** The link's MTU: the guest's eth0 and, on the UDP path, the tap. */
+    public void linkMtu(int mtu) throws IOException, InterruptedException {
+        this.linkMtu = mtu;
+        if (!frames) sh("ip", "-n", name, "link", "set", "srtap0", "mtu", "" + mtu);
+    }
 
     /** tc netem settings for the guest's eth0 (e.g. "loss 5%"), or null. */
     public void netem(String settings) {
@@ -121,6 +128,7 @@ public final class RxeRun implements AutoCloseable {
             cmd.addAll(List.of("--net", "tap:srtap0"));
         }
         if (netem != null) cmd.addAll(List.of("--netem", netem));
+        if (linkMtu != 1500) cmd.addAll(List.of("--link-mtu", "" + linkMtu));
         cmd.addAll(List.of("--", command));
         return start("guest", inRun(cmd));
     }

@@ -33,6 +33,9 @@ import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.SharedReceiveQueue;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What ibv_rc_pingpong, ibv_uc_pingpong and ibv_ud_pingpong do, on any verbs context: the same TCP
@@ -46,8 +49,14 @@ final class Pingpong {
     static final int UD_QKEY = 0x11111111;
     static final int GRH = 40;
 
-    record Options(QpType type, int port, int ibPort, int size, Mtu mtu, int rxDepth, int iters, int sl, boolean events,
-                   int gidIndex, String server, int waitSeconds) {}
+    /**
+     * @param srq   ibv_srq_pingpong: {@code numQp} RC QPs sharing one SRQ, 256 addresses exchanged each way
+     */
+    record Options(QpType type, boolean srq, int numQp, int port, int ibPort, int size, Mtu mtu, int rxDepth, int iters,
+                   int sl, boolean events, int gidIndex, String server, int waitSeconds) {}
+
+    /** ibv_srq_pingpong always exchanges this many addresses, unused ones zero. */
+    static final int SRQ_MAX_QP = 256;
 
     /** How often the TCP exchange stops waiting to let the device answer ARP and move packets. */
     private static final int TICK_MS = 20;
@@ -71,59 +80,106 @@ final class Pingpong {
             System.err.printf("Requested size larger than port MTU (%d)%n", mtu);
             return 1;
         }
+        int n = o.srq() ? o.numQp() : 1;
+        if (o.srq() && n > o.rxDepth()) {
+            System.err.printf("rx_depth %d is too small for %d QPs -- must have at least one receive per QP.%n", o.rxDepth(), n);
+            return 1;
+        }
         int grh = ud ? GRH : 0;
-        try (Arena arena = Arena.ofShared();
-             ProtectionDomain pd = ctx.allocPd();
-             CompletionChannel channel = o.events() ? ctx.createCompChannel() : null;
-             CompletionQueue cq = ctx.createCq(o.rxDepth() + 1, channel);
-             MemoryRegion mr = pd.regMr(arena.allocate(Math.max(o.size(), 1) + grh, 4096), Access.LOCAL_WRITE);
-             QueuePair qp = pd.createQp(new QpInitAttr(o.type(), cq, cq, null, new QpCaps(1, o.rxDepth(), 1, 1, 0), false))) {
-            QpAttr init = new QpAttr();
-            init.qpState = QpState.INIT;
-            init.pkeyIndex = 0;
-            init.portNum = o.ibPort();
-            init.qpAccessFlags = 0;
-            init.qkey = UD_QKEY;
-            qp.modify(init, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT
-                    | (ud ? QpAttrMask.QKEY : QpAttrMask.ACCESS_FLAGS));
-            RecvWr recv = new RecvWr(1);
-            recv.wrId = RECV_WRID;
-            recv.numSge = 1;
-            recv.sgList[0].set(mr.addr(), o.size() + grh, mr.lkey());
-            int routs = 0;
-            for (; routs < o.rxDepth(); routs++) qp.postRecv(recv);
+        List<AutoCloseable> made = new ArrayList<>();
+        try (Arena arena = Arena.ofShared()) {
+            ProtectionDomain pd = keep(made, ctx.allocPd());
+            CompletionChannel channel = o.events() ? keep(made, ctx.createCompChannel()) : null;
+            CompletionQueue cq = keep(made, ctx.createCq(o.rxDepth() + n, channel));
+            MemoryRegion mr = keep(made, pd.regMr(arena.allocate(Math.max(o.size(), 1) + grh, 4096), Access.LOCAL_WRITE));
+            SharedReceiveQueue srq = o.srq() ? keep(made, pd.createSrq(o.rxDepth(), 1, 0)) : null;
+            QueuePair[] qps = new QueuePair[n];
+            for (int i = 0; i < n; i++) {
+                QpCaps caps = new QpCaps(1, srq == null ? o.rxDepth() : 1, 1, 1, 0);
+                qps[i] = keep(made, pd.createQp(new QpInitAttr(o.type(), cq, cq, srq, caps, false)));
+                QpAttr init = new QpAttr();
+                init.qpState = QpState.INIT;
+                init.pkeyIndex = 0;
+                init.portNum = o.ibPort();
+                init.qpAccessFlags = 0;
+                init.qkey = UD_QKEY;
+                qps[i].modify(init, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT
+                        | (ud ? QpAttrMask.QKEY : QpAttrMask.ACCESS_FLAGS));
+            }
+            Receives receives = new Receives(srq, qps[0], mr, o.size() + grh);
+            receives.post(o.rxDepth());
             if (o.events()) cq.reqNotify(false);
 
             Gid gid = ctx.queryGid(o.ibPort(), o.gidIndex());
-            PingpongDest me = new PingpongDest(0, qp.qpn(), ThreadLocalRandom.current().nextInt() & 0xffffff, gid);
+            PingpongDest[] me = new PingpongDest[o.srq() ? SRQ_MAX_QP : 1];
+            for (int i = 0; i < me.length; i++) {
+                me[i] = i < n ? new PingpongDest(0, qps[i].qpn(), ThreadLocalRandom.current().nextInt() & 0xffffff, gid)
+                        : PingpongDest.ZERO;
+            }
             // ibv_ud_pingpong prints its own address with ": GID"; the others with ", GID"
-            out.println("  local address:  " + (ud ? me.describe().replace(", GID", ": GID") : me.describe()));
+            for (int i = 0; i < n; i++) out.println("  local address:  " + (ud ? me[i].describe().replace(", GID", ": GID") : me[i].describe()));
             out.flush();
-            PingpongDest peer = o.server() == null ? serve(me, qp, pd) : connect(me, qp, pd);
-            if (peer == null) return 1;
-            out.println("  remote address: " + peer.describe());
+            PingpongDest[] peer = o.server() == null ? serve(me, qps, pd) : connect(me, qps, pd);
+            for (int i = 0; i < n; i++) out.println("  remote address: " + peer[i].describe());
             out.flush();
-            try {
-                return pingpong(qp, cq, channel, mr, recv, routs, peer);
-            } finally {
-                if (ah != null) ah.close();
+            if (ah != null) keep(made, ah);
+            return pingpong(qps, cq, channel, mr, receives, peer);
+        } finally {
+            for (int i = made.size() - 1; i >= 0; i--) {
+                try {
+                    made.get(i).close();
+                } catch (Exception e) {
+                    System.err.println("softrnic pingpong: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static <T extends AutoCloseable> T keep(List<AutoCloseable> made, T c) {
+        made.add(c);
+        return c;
+    }
+
+    /** Where receives go: the SRQ, or the one QP's own queue; refilled as the examples do. */
+    private static final class Receives {
+        final SharedReceiveQueue srq;
+        final QueuePair qp;
+        final RecvWr wr = new RecvWr(1);
+        int outstanding;
+
+        Receives(SharedReceiveQueue srq, QueuePair qp, MemoryRegion mr, int length) {
+            this.srq = srq;
+            this.qp = qp;
+            wr.wrId = RECV_WRID;
+            wr.numSge = 1;
+            wr.sgList[0].set(mr.addr(), length, mr.lkey());
+        }
+
+        void post(int count) {
+            for (int i = 0; i < count; i++) {
+                if (srq != null) srq.postRecv(wr);
+                else qp.postRecv(wr);
+                outstanding++;
             }
         }
     }
 
     /** The server: waits for one client, connects to its QP, then answers with its own address. */
-    private PingpongDest serve(PingpongDest me, QueuePair qp, ProtectionDomain pd) throws IOException {
+    private PingpongDest[] serve(PingpongDest[] me, QueuePair[] qps, ProtectionDomain pd) throws IOException {
         try (ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(o.port()), 1);
             listener.setSoTimeout(TICK_MS);
             try (Socket s = accept(listener)) {
                 s.setSoTimeout(TICK_MS);
-                byte[] msg = new byte[PingpongDest.WIRE_BYTES];
-                readFully(s.getInputStream(), msg);
-                PingpongDest peer = PingpongDest.fromWire(msg);
-                connectQp(qp, me, peer, pd);
-                s.getOutputStream().write(me.toWire());
+                PingpongDest[] peer = new PingpongDest[me.length];
+                for (int i = 0; i < me.length; i++) {
+                    byte[] msg = new byte[PingpongDest.WIRE_BYTES];
+                    readFully(s.getInputStream(), msg);
+                    peer[i] = PingpongDest.fromWire(msg);
+                }
+                connectAll(qps, me, peer, pd);
+                for (PingpongDest d : me) s.getOutputStream().write(d.toWire());
                 readFully(s.getInputStream(), new byte[5]); // "done"
                 return peer;
             }
@@ -131,7 +187,7 @@ final class Pingpong {
     }
 
     /** The client: sends its address, reads the server's, says done, then connects. */
-    private PingpongDest connect(PingpongDest me, QueuePair qp, ProtectionDomain pd) throws IOException {
+    private PingpongDest[] connect(PingpongDest[] me, QueuePair[] qps, ProtectionDomain pd) throws IOException {
         InetAddress server;
         try {
             server = InetAddress.ofLiteral(o.server()); // an address, never a name to look up
@@ -141,12 +197,16 @@ final class Pingpong {
         InetSocketAddress to = new InetSocketAddress(server, o.port());
         long end = System.nanoTime() + Duration.ofSeconds(o.waitSeconds()).toNanos();
         while (true) {
-            byte[] msg = new byte[PingpongDest.WIRE_BYTES];
+            PingpongDest[] peer = new PingpongDest[me.length];
             try (Socket s = connectRetrying(to, end)) {
                 s.setSoTimeout(TICK_MS);
                 OutputStream w = s.getOutputStream();
-                w.write(me.toWire());
-                readFully(s.getInputStream(), msg);
+                for (PingpongDest d : me) w.write(d.toWire());
+                for (int i = 0; i < me.length; i++) {
+                    byte[] msg = new byte[PingpongDest.WIRE_BYTES];
+                    readFully(s.getInputStream(), msg);
+                    peer[i] = PingpongDest.fromWire(msg);
+                }
                 w.write("done\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             } catch (IOException e) {
                 // a peer still coming up can fail the first exchange (its neighbour entry flapping, or qemu's
@@ -156,8 +216,7 @@ final class Pingpong {
                 pause();
                 continue;
             }
-            PingpongDest peer = PingpongDest.fromWire(msg);
-            connectQp(qp, me, peer, pd);
+            connectAll(qps, me, peer, pd);
             return peer;
         }
     }
@@ -210,6 +269,10 @@ final class Pingpong {
         }
     }
 
+    private void connectAll(QueuePair[] qps, PingpongDest[] me, PingpongDest[] peer, ProtectionDomain pd) {
+        for (int i = 0; i < qps.length; i++) connectQp(qps[i], me[i], peer[i], pd);
+    }
+
     /** UD: the address handle made when connecting. */
     private org.softrnic.verbs.AddressHandle ah;
 
@@ -251,25 +314,33 @@ final class Pingpong {
         qp.modify(a, rts);
     }
 
-    /** The examples' main loop: the client sends first; each side sends again once its send and a receive completed. */
-    private int pingpong(QueuePair qp, CompletionQueue cq, CompletionChannel channel, MemoryRegion mr, RecvWr recv, int routs,
-                         PingpongDest peer) throws InterruptedException {
+    /**
+     * The examples' main loop: the client sends first on every QP; each QP sends again once its send and a
+     * receive completed; the counts are over all QPs.
+     */
+    private int pingpong(QueuePair[] qps, CompletionQueue cq, CompletionChannel channel, MemoryRegion mr, Receives receives,
+                         PingpongDest[] peer) throws InterruptedException {
         boolean ud = o.type() == QpType.UD;
         SendWr send = new SendWr(1).sge(mr.addr() + (ud ? GRH : 0), o.size(), mr.lkey());
-        if (ud) {
-            send.ah = ah;
-            send.remoteQpn = peer.qpn();
-            send.remoteQkey = UD_QKEY;
-        }
         send.wrId = SEND_WRID;
         send.opcode = SendOpcode.SEND;
         send.sendFlags = SendFlags.SIGNALED;
-        long pending = RECV_WRID;
-        if (o.server() != null) {
-            qp.postSend(send);
-            pending |= SEND_WRID;
+        if (ud) {
+            send.ah = ah;
+            send.remoteQpn = peer[0].qpn();
+            send.remoteQkey = UD_QKEY;
         }
-        WorkCompletion[] wc = {new WorkCompletion(), new WorkCompletion()};
+        long[] pending = new long[qps.length];
+        for (int q = 0; q < qps.length; q++) {
+            pending[q] = RECV_WRID;
+            if (o.server() != null) {
+                qps[q].postSend(send);
+                pending[q] |= SEND_WRID;
+            }
+        }
+        int refillBelow = o.srq() ? qps.length : 1;
+        WorkCompletion[] wc = new WorkCompletion[o.srq() ? qps.length + o.rxDepth() : 2];
+        for (int i = 0; i < wc.length; i++) wc[i] = new WorkCompletion();
         long start = System.nanoTime();
         int rcnt = 0;
         int scnt = 0;
@@ -284,31 +355,32 @@ final class Pingpong {
                 cq.reqNotify(false);
             }
             do {
-                ne = cq.poll(wc, 2);
+                ne = cq.poll(wc, wc.length);
             } while (channel == null && ne < 1);
             for (int i = 0; i < ne; i++) {
                 if (wc[i].status != WcStatus.SUCCESS) {
                     System.err.printf("Failed status %s (%d) for wr_id %d%n", wc[i].status.description, wc[i].status.value, (int) wc[i].wrId);
                     return 1;
                 }
+                int q = 0;
+                while (q < qps.length && qps[q].qpn() != wc[i].qpNum) q++;
+                if (q == qps.length) {
+                    System.err.printf("Couldn't find QPN %06x%n", wc[i].qpNum);
+                    return 1;
+                }
                 if (wc[i].wrId == SEND_WRID) {
                     scnt++;
                 } else if (wc[i].wrId == RECV_WRID) {
-                    if (--routs <= 1) {
-                        while (routs < o.rxDepth()) {
-                            qp.postRecv(recv);
-                            routs++;
-                        }
-                    }
+                    if (--receives.outstanding <= refillBelow) receives.post(o.rxDepth() - receives.outstanding);
                     rcnt++;
                 } else {
                     System.err.printf("Completion for unknown wr_id %d%n", (int) wc[i].wrId);
                     return 1;
                 }
-                pending &= ~wc[i].wrId;
-                if (scnt < o.iters() && pending == 0) {
-                    qp.postSend(send);
-                    pending = RECV_WRID | SEND_WRID;
+                pending[q] &= ~wc[i].wrId;
+                if (scnt < o.iters() && pending[q] == 0) {
+                    qps[q].postSend(send);
+                    pending[q] = RECV_WRID | SEND_WRID;
                 }
             }
         }

@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "pingpong", sortOptions = false,
-        description = "Ping-pong with rdma-core's ibv_rc_pingpong or ibv_uc_pingpong (or another softrnic):"
+        description = "Ping-pong with rdma-core's ibv_rc_pingpong, ibv_uc_pingpong, ibv_ud_pingpong or ibv_srq_pingpong (or another softrnic):"
                 + " the same TCP exchange on port 18515, options and result lines. Without SERVER it waits for a client.",
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic pingpong rc --link udp:192.0.2.100 -g 1              (server)",
@@ -25,7 +25,7 @@ public final class PingpongCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "TYPE", description = "rc, uc or ud (srq is not built yet)")
+    @Parameters(index = "0", paramLabel = "TYPE", description = "rc, uc, ud or srq (RC QPs sharing an SRQ)")
     String type;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER", description = "the server's IP address; none: be the server")
@@ -63,6 +63,9 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = {"-e", "--events"}, description = "sleep on CQ events (default poll)")
     boolean events;
 
+    @Option(names = {"-q", "--num-qp"}, defaultValue = "16", description = "srq: number of QPs to use (default ${DEFAULT-VALUE})")
+    int numQp;
+
     @Option(names = {"-g", "--gid-idx"}, defaultValue = "1",
             description = "local port gid index: 0 is the link-local GID, 1 the IPv4-mapped one, as on rxe (default ${DEFAULT-VALUE})")
     int gidIndex;
@@ -77,7 +80,7 @@ public final class PingpongCommand implements Callable<Integer> {
             case "rc" -> QpType.RC;
             case "uc" -> QpType.UC;
             case "ud" -> QpType.UD;
-            case "srq" -> throw new UserError("pingpong srq is not built yet; rc, uc and ud are");
+            case "srq" -> QpType.RC;
             default -> throw new UserError("TYPE must be rc, uc, ud or srq, not '" + type + "'");
         };
         if (size == -1) size = qpType == QpType.UD ? 2048 : 4096;
@@ -93,7 +96,9 @@ public final class PingpongCommand implements Callable<Integer> {
         if (spec0.kind() == LinkSpec.Kind.INPROC || !(spec0.address() instanceof java.net.Inet4Address)) {
             throw new UserError("--link " + link + ": pingpong needs udp:A.B.C.D[:PORT] or a frame port (qemu-listen:, qemu-connect:)");
         }
-        Pingpong.Options o = new Pingpong.Options(qpType, port, ibPort, size, pathMtu, rxDepth, iters, sl, events, gidIndex, server, waitSeconds);
+        boolean srq = type.equalsIgnoreCase("srq");
+        if (srq && (numQp < 1 || numQp > Pingpong.SRQ_MAX_QP)) throw new UserError("-q must be 1.." + Pingpong.SRQ_MAX_QP);
+        Pingpong.Options o = new Pingpong.Options(qpType, srq, numQp, port, ibPort, size, pathMtu, rxDepth, iters, sl, events, gidIndex, server, waitSeconds);
         // rxe's GID table: a link-local GID at 0, the IPv4-mapped address at 1 (so -g 1 means the same on both)
         SoftRnicConfig config = SoftRnicConfig.builder().name(device).gid(linkLocal(spec0.address())).gid(spec0.address().getHostAddress())
                 .mtu(4096).link(link).udpPort(spec0.frames() ? 4791 : spec0.port()).progress("inline").build();

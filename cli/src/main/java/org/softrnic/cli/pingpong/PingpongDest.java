@@ -11,6 +11,8 @@ import org.softrnic.nic.qp.Gid;
 record PingpongDest(int lid, int qpn, int psn, Gid gid) {
     /** sizeof "0000:000000:000000:00000000000000000000000000000000": the message with its NUL. */
     static final int WIRE_BYTES = 52;
+    /** An unused slot of ibv_srq_pingpong's 256 addresses. */
+    static final PingpongDest ZERO = new PingpongDest(0, 0, 0, Gid.of(new byte[16]));
 
     byte[] toWire() {
         String text = String.format("%04x:%06x:%06x:%s", lid, qpn, psn, HexFormat.of().formatHex(gid.raw()));

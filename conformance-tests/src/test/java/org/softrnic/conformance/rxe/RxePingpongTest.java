@@ -14,7 +14,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.softrnic.conformance.Interop;
 
 /**
- * rdma-core's unmodified ibv_rc_pingpong, ibv_uc_pingpong and ibv_ud_pingpong on a real rxe kernel driver against
+ * rdma-core's unmodified ibv_rc_pingpong, ibv_uc_pingpong, ibv_ud_pingpong and ibv_srq_pingpong (16 RC QPs
+ * sharing an SRQ) on a real rxe kernel driver against
  * `softrnic pingpong`, in both
  * roles, over the UDP path (softrnic's kernel UDP socket in a network namespace, the guest on a tap) and the
  * frame path (softrnic's frame port on qemu's socket netdev, which checks every received ICRC exactly). The
@@ -33,7 +34,8 @@ class RxePingpongTest {
                 "frames, rc, client, 64, 50", "frames, rc, server, 64, 50", "frames, rc, client, 65536, 20",
                 "frames, rc, server, 65536, 20", "frames, uc, client, 4096, 50", "frames, uc, server, 4096, 50",
                 "udp, ud, client, 1024, 50", "udp, ud, server, 1024, 50", "frames, ud, client, 1024, 50",
-                "frames, ud, server, 1024, 50"})
+                "frames, ud, server, 1024, 50", "udp, srq, client, 4096, 50", "udp, srq, server, 4096, 50",
+                "frames, srq, client, 4096, 50", "frames, srq, server, 4096, 50"})
     void ibvPingpongCompletesAgainstSoftrnic(String path, String type, String softrnicRole, int size, int iters) throws Exception {
         run(path, type, softrnicRole, size, iters, null);
     }

@@ -99,9 +99,7 @@ public final class PingpongCommand implements Callable<Integer> {
         boolean srq = type.equalsIgnoreCase("srq");
         if (srq && (numQp < 1 || numQp > Pingpong.SRQ_MAX_QP)) throw new UserError("-q must be 1.." + Pingpong.SRQ_MAX_QP);
         Pingpong.Options o = new Pingpong.Options(qpType, srq, numQp, port, ibPort, size, pathMtu, rxDepth, iters, sl, events, gidIndex, server, waitSeconds);
-        // rxe's GID table: a link-local GID at 0, the IPv4-mapped address at 1 (so -g 1 means the same on both)
-        SoftRnicConfig config = SoftRnicConfig.builder().name(device).gid(linkLocal(spec0.address())).gid(spec0.address().getHostAddress())
-                .mtu(4096).link(link).udpPort(spec0.frames() ? 4791 : spec0.port()).progress("inline").build();
+        SoftRnicConfig config = rxeLikeConfig(device, spec0, link);
         try (SoftRnic dev = SoftRnic.open(config); RdmaContext ctx = dev.open()) {
             int status = new Pingpong(o, spec.commandLine().getOut(), dev::progress).run(ctx);
             if (Boolean.getBoolean("softrnic.counters")) System.err.println(dev.countersJson());
@@ -109,6 +107,15 @@ public final class PingpongCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new UserError(e.getMessage());
         }
+    }
+
+    /**
+     * A device laid out as rxe's, for the tools' GID indexes: a link-local GID at 0, the IPv4-mapped address at
+     * 1 (so -g 1 / -x 1 mean the same on both); active MTU 4096; driven by the tool's own thread.
+     */
+    public static SoftRnicConfig rxeLikeConfig(String device, LinkSpec spec, String link) {
+        return SoftRnicConfig.builder().name(device).gid(linkLocal(spec.address())).gid(spec.address().getHostAddress())
+                .mtu(4096).link(link).udpPort(spec.frames() ? 4791 : spec.port()).progress("inline").build();
     }
 
     /** fe80::/64 with an interface identifier made from the IPv4 address: stands in for rxe's MAC-based one. */

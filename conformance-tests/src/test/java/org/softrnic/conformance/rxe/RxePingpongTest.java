@@ -73,7 +73,12 @@ class RxePingpongTest {
             ns.netem(netem);
             if (mtu > 1024) ns.linkMtu(9000);
             Path pcap = ns.dir.resolve("link.pcap");
-            String tool = "ibv_" + type + "_pingpong -d rxe0 -g 1 -n " + iters + " -s " + size + " -m " + mtu;
+            // ibv_ud_pingpong has no -m: a datagram is one packet at the port's MTU
+            String tool = "ibv_" + type + "_pingpong -d rxe0 -g 1 -n " + iters + " -s " + size + (type.equals("ud") ? "" : " -m " + mtu);
+            if (netem != null) {
+                // netem drops ARP too, and rxe gives up its modify to RTR when the neighbour does not resolve
+                tool = "ip neigh replace " + RxeRun.HOST_IP + " lladdr " + RxeRun.HOST_MAC + " dev eth0 nud permanent; " + tool;
+            }
             String counters = "; echo \"[tool rc=$?]\"; cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep . *";
             Process guest;
             Process soft;

@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class RxeRun implements AutoCloseable {
     public static final String HOST_IP = "192.0.2.100";
     public static final String GUEST_IP = "192.0.2.1";
+    /** softrnic's MAC on both paths: the frame port makes it from the address, and the tap is given it. */
+    public static final String HOST_MAC = "02:00:c0:00:02:64";
     private static final AtomicInteger NEXT = new AtomicInteger();
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
@@ -41,6 +43,7 @@ public final class RxeRun implements AutoCloseable {
         sh("ip", "netns", "add", name);
         sh("ip", "-n", name, "link", "set", "lo", "up");
         sh("ip", "netns", "exec", name, "ip", "tuntap", "add", "dev", "srtap0", "mode", "tap");
+        sh("ip", "-n", name, "link", "set", "srtap0", "address", HOST_MAC);
         sh("ip", "-n", name, "addr", "add", HOST_IP + "/24", "dev", "srtap0");
         sh("ip", "-n", name, "link", "set", "srtap0", "up");
     }

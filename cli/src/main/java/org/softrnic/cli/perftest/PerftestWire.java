@@ -1,0 +1,154 @@
+package org.softrnic.cli.perftest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import org.softrnic.nic.qp.Gid;
+
+/**
+ * perftest 4.5's TCP exchange: every step is symmetric, the client writes first and the server answers with
+ * the same length; each message goes out in one write (the C side treats a short read as fatal). While a
+ * read waits, {@code progress} moves the device (an inline device answers ARP and moves packets only then).
+ */
+final class PerftestWire implements AutoCloseable {
+    static final int KEY_BYTES = 108;
+    /** What perftest 4.5 calls itself; below 5.70 the C tools give up. */
+    static final String VERSION = "6.06";
+
+    /** One side's connection data: LID:OUT_READS:QPN:PSN:RKEY:VADDR:GID:SRQN. */
+    record Key(int lid, int outReads, int qpn, int psn, int rkey, long vaddr, Gid gid, int srqn) {
+        byte[] toWire() {
+            StringBuilder sb = new StringBuilder(String.format("%04x:%04x:%06x:%06x:%08x:%016x:", lid, outReads, qpn, psn, rkey, vaddr));
+            for (byte b : gid.raw()) sb.append(String.format("%02x:", b & 0xff));
+            sb.append(String.format("%08x:", srqn));
+            byte[] out = new byte[KEY_BYTES];
+            byte[] t = sb.toString().getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(t, 0, out, 0, Math.min(t.length, KEY_BYTES - 1));
+            return out;
+        }
+
+        static Key fromWire(byte[] msg) {
+            String text = new String(msg, StandardCharsets.US_ASCII).replace("\0", "");
+            String[] f = text.split(":");
+            if (f.length < 23) throw new IllegalArgumentException("not a perftest key message: '" + text + "'");
+            byte[] gid = new byte[16];
+            for (int i = 0; i < 16; i++) gid[i] = (byte) Integer.parseInt(f[6 + i], 16);
+            return new Key(Integer.parseInt(f[0], 16), Integer.parseInt(f[1], 16), Integer.parseInt(f[2], 16),
+                    Integer.parseInt(f[3], 16), (int) Long.parseLong(f[4], 16), Long.parseUnsignedLong(f[5], 16),
+                    Gid.of(gid), (int) Long.parseLong(f[22], 16));
+        }
+    }
+
+    private final Socket socket;
+    private final boolean client;
+    private final Runnable progress;
+    private final InputStream in;
+    private final OutputStream out;
+
+    PerftestWire(Socket socket, boolean client, Runnable progress) throws IOException {
+        this.socket = socket;
+        this.client = client;
+        this.progress = progress;
+        socket.setTcpNoDelay(true);
+        socket.setSoTimeout(1);
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+    }
+
+    /** One symmetric step: the client writes then reads, the server reads then writes. */
+    byte[] exchange(byte[] mine) throws IOException {
+        byte[] theirs = new byte[mine.length];
+        if (client) {
+            out.write(mine);
+            readFully(theirs);
+        } else {
+            readFully(theirs);
+            out.write(mine);
+        }
+        return theirs;
+    }
+
+    Key exchangeKey(Key mine) throws IOException {
+        return Key.fromWire(exchange(mine.toWire()));
+    }
+
+    /** "6.06" and 12 NULs each way; an older peer is refused, as the tools refuse one. */
+    void exchangeVersion() throws IOException {
+        byte[] v = new byte[16];
+        System.arraycopy(VERSION.getBytes(StandardCharsets.US_ASCII), 0, v, 0, VERSION.length());
+        String theirs = new String(exchange(v), StandardCharsets.US_ASCII).replace("\0", "").trim();
+        double version;
+        try {
+            version = Double.parseDouble(theirs);
+        } catch (NumberFormatException e) {
+            throw new IOException("the peer's perftest version is '" + theirs + "'");
+        }
+        if (version < 5.70) throw new IOException("the peer runs perftest " + theirs + "; 5.70 or later is needed");
+    }
+
+    /** Page size and L1 cache line size, each as a big-endian int: 4096 and 64. */
+    void exchangeSysData() throws IOException {
+        exchange(ByteBuffer.allocate(4).putInt(4096).array());
+        exchange(ByteBuffer.allocate(4).putInt(64).array());
+    }
+
+    /** The ibv_mtu enum as one digit and a NUL; each side keeps the smaller. */
+    int exchangeMtu(int mineEnum) throws IOException {
+        byte[] theirs = exchange(new byte[] {(byte) ('0' + mineEnum), 0});
+        int rem = theirs[0] - '0';
+        return rem >= 1 && rem <= 5 && rem < mineEnum ? rem : mineEnum;
+    }
+
+    long exchangeLong(long mine) throws IOException {
+        return ByteBuffer.wrap(exchange(ByteBuffer.allocate(8).putLong(mine).array())).getLong();
+    }
+
+    double exchangeDouble(double mine) throws IOException {
+        return ByteBuffer.wrap(exchange(ByteBuffer.allocate(8).putDouble(mine).array())).getDouble();
+    }
+
+    /** "done\0", written by both and read by neither; the peer may have closed already. */
+    void done() {
+        try {
+            out.write("done\0".getBytes(StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            // the C side closes without reading
+        }
+    }
+
+    /**
+     * Reads exactly {@code b.length} bytes. A passive server waits here through the whole test, so it moves
+     * its device between cheap checks for data, and blocks (1 ms) only now and then, which also sees EOF.
+     */
+    private void readFully(byte[] b) throws IOException {
+        int at = 0;
+        int idle = 0;
+        while (at < b.length) {
+            if (in.available() == 0 && (++idle & 255) != 0) {
+                progress.run();
+                continue;
+            }
+            try {
+                int n = in.read(b, at, b.length - at);
+                if (n < 0) throw new java.io.EOFException("the peer closed the exchange");
+                at += n;
+            } catch (SocketTimeoutException e) {
+                progress.run();
+            }
+        }
+    }
+
+    static String hex(byte[] b) {
+        return HexFormat.of().formatHex(b);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -13,6 +13,15 @@ public final class Interop {
     private Interop() {
     }
 
+    /**
+     * Skips a rung that only the full matrix runs ({@code -Pinterop-full}, system property
+     * softrnic.interop=full); "ci" rungs always run.
+     */
+    public static void tier(String tier) {
+        boolean full = "full".equals(System.getProperty("softrnic.interop"));
+        Assumptions.assumeTrue(tier.equals("ci") || full, "in the full interop matrix only (-Pinterop-full)");
+    }
+
     /** qemu, the guest's tools, and root or password-less sudo (for network namespaces and taps). */
     public static void requireRxeGuest() {
         for (String tool : List.of("qemu-system-x86_64", "ibv_rc_pingpong", "busybox", "ip")) Tools.require(tool);

@@ -20,10 +20,12 @@ class RxePerftestTest {
         Interop.requireRxeGuest();
     }
 
-    @ParameterizedTest(name = "{0} path, {1}: softrnic {2}")
-    @CsvSource({"udp, write_bw, client", "udp, write_bw, server", "udp, read_bw, client", "udp, read_bw, server",
-                "frames, write_bw, client", "frames, write_bw, server", "frames, read_bw, client", "frames, read_bw, server"})
-    void perftestBwCompletesAgainstSoftrnic(String path, String test, String softrnicRole) throws Exception {
+    @ParameterizedTest(name = "{1} path, {2}: softrnic {3} ({0})")
+    @CsvSource({"ci, udp, write_bw, client", "ci, udp, write_bw, server", "full, udp, read_bw, client",
+                "full, udp, read_bw, server", "ci, frames, write_bw, client", "ci, frames, write_bw, server",
+                "ci, frames, read_bw, client", "ci, frames, read_bw, server"})
+    void perftestBwCompletesAgainstSoftrnic(String tier, String path, String test, String softrnicRole) throws Exception {
+        Interop.tier(tier);
         int iters = 200;
         String label = "perftest-" + path + "-" + test + "-" + softrnicRole;
         try (RxeRun ns = path.equals("udp") ? RxeRun.udp(label) : RxeRun.frames(label)) {

@@ -28,15 +28,17 @@ class RxePingpongTest {
         Interop.requireRxeGuest();
     }
 
-    @ParameterizedTest(name = "{0} path, {1}: softrnic {2}, {3} B x {4}")
-    @CsvSource({"udp, rc, client, 64, 50", "udp, rc, server, 64, 50", "udp, rc, client, 65536, 20",
-                "udp, rc, server, 65536, 20", "udp, uc, client, 4096, 50", "udp, uc, server, 4096, 50",
-                "frames, rc, client, 64, 50", "frames, rc, server, 64, 50", "frames, rc, client, 65536, 20",
-                "frames, rc, server, 65536, 20", "frames, uc, client, 4096, 50", "frames, uc, server, 4096, 50",
-                "udp, ud, client, 1024, 50", "udp, ud, server, 1024, 50", "frames, ud, client, 1024, 50",
-                "frames, ud, server, 1024, 50", "udp, srq, client, 4096, 50", "udp, srq, server, 4096, 50",
-                "frames, srq, client, 4096, 50", "frames, srq, server, 4096, 50"})
-    void ibvPingpongCompletesAgainstSoftrnic(String path, String type, String softrnicRole, int size, int iters) throws Exception {
+    @ParameterizedTest(name = "{1} path, {2}: softrnic {3}, {4} B x {5} ({0})")
+    @CsvSource({"ci, udp, rc, client, 64, 50", "ci, udp, rc, server, 64, 50", "ci, udp, rc, client, 65536, 20",
+                "ci, udp, rc, server, 65536, 20", "full, udp, uc, client, 4096, 50", "full, udp, uc, server, 4096, 50",
+                "ci, frames, rc, client, 64, 50", "ci, frames, rc, server, 64, 50", "ci, frames, rc, client, 65536, 20",
+                "ci, frames, rc, server, 65536, 20", "ci, frames, uc, client, 4096, 50", "ci, frames, uc, server, 4096, 50",
+                "ci, udp, ud, client, 1024, 50", "ci, udp, ud, server, 1024, 50", "full, frames, ud, client, 1024, 50",
+                "full, frames, ud, server, 1024, 50", "full, udp, srq, client, 4096, 50", "full, udp, srq, server, 4096, 50",
+                "ci, frames, srq, client, 4096, 50", "ci, frames, srq, server, 4096, 50"})
+    void ibvPingpongCompletesAgainstSoftrnic(String tier, String path, String type, String softrnicRole, int size, int iters)
+            throws Exception {
+        Interop.tier(tier);
         run(path, type, softrnicRole, size, iters, null);
     }
 
@@ -44,18 +46,20 @@ class RxePingpongTest {
      * With 5 % of rxe's packets dropped by netem in the guest, RC still completes both ways: softrnic NAKs
      * the gaps (or rxe's timer fires), rxe goes back N, and the capture shows packets sent again.
      */
-    @ParameterizedTest(name = "{0} path, 5 % loss: softrnic {1}")
-    @CsvSource({"udp, client", "udp, server", "frames, client", "frames, server"})
-    void rcRecoversFromLoss(String path, String softrnicRole) throws Exception {
+    @ParameterizedTest(name = "{1} path, 5 % loss: softrnic {2} ({0})")
+    @CsvSource({"ci, udp, client", "full, udp, server", "full, frames, client", "ci, frames, server"})
+    void rcRecoversFromLoss(String tier, String path, String softrnicRole) throws Exception {
+        Interop.tier(tier);
         Path pcap = run(path, "rc", softrnicRole, 65536, 20, "loss 5%");
         long resent = Interop.packetsSeenTwice(pcap);
         assertTrue(resent > 0, "go-back-N should have sent some packets twice; the capture has none");
     }
 
     /** On a link with a 9000-byte MTU rxe's path MTU is 4096: both sides use it, in 4154-byte frames. */
-    @ParameterizedTest(name = "{0} path, MTU 4096: softrnic {1}")
-    @CsvSource({"udp, client", "udp, server", "frames, client", "frames, server"})
-    void rcAtMtu4096(String path, String softrnicRole) throws Exception {
+    @ParameterizedTest(name = "{1} path, MTU 4096: softrnic {2} ({0})")
+    @CsvSource({"full, udp, client", "ci, udp, server", "ci, frames, client", "full, frames, server"})
+    void rcAtMtu4096(String tier, String path, String softrnicRole) throws Exception {
+        Interop.tier(tier);
         Path pcap = run(path, "rc", softrnicRole, 65536, 20, null, 4096);
         String decoded = Interop.decode(pcap);
         assertTrue(decoded.contains("4154 bytes  RoCEv2  RC_SEND_MIDDLE  ICRC ok"), "no full 4096-byte segments:\n" + decoded);

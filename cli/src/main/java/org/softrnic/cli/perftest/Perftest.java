@@ -3,9 +3,7 @@ package org.softrnic.cli.perftest;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.foreign.Arena;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.concurrent.ThreadLocalRandom;
 import org.softrnic.nic.cq.WcStatus;
@@ -28,6 +26,7 @@ import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.cli.oob.ToolSockets;
 
 /**
  * ib_write_bw and ib_read_bw of perftest 4.5, in either role: the same TCP exchange (version, system data,
@@ -207,44 +206,12 @@ final class Perftest {
     private Socket accept() throws IOException {
         out.print("\n************************************\n* Waiting for client to connect... *\n************************************\n");
         out.flush();
-        try (ServerSocket l = new ServerSocket()) {
-            l.setReuseAddress(true);
-            l.bind(new InetSocketAddress(o.port()), 1);
-            l.setSoTimeout(20);
-            while (true) {
-                try {
-                    return l.accept();
-                } catch (java.net.SocketTimeoutException e) {
-                    progress.run();
-                }
-            }
-        }
+        return ToolSockets.accept(o.port(), progress);
     }
 
     private Socket connect() throws IOException {
-        InetAddress host;
-        try {
-            host = InetAddress.ofLiteral(o.server()); // an address, never a name to look up
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("SERVER must be an IP address, not '" + o.server() + "'");
-        }
-        long end = System.nanoTime() + o.waitSeconds() * 1_000_000_000L;
-        while (true) {
-            Socket s = new Socket();
-            try {
-                s.connect(new InetSocketAddress(host, o.port()), 5_000);
-                return s;
-            } catch (IOException e) {
-                s.close();
-                if (System.nanoTime() > end) throw new IOException("Couldn't connect to " + o.server() + ":" + o.port(), e);
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
+        return ToolSockets.connect(new InetSocketAddress(ToolSockets.address(o.server()), o.port()),
+                System.nanoTime() + o.waitSeconds() * 1_000_000_000L);
     }
 
     /** ctx_print_test_info. */

@@ -5,9 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.lang.foreign.Arena;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -33,6 +31,7 @@ import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.cli.oob.ToolSockets;
 import org.softrnic.verbs.SharedReceiveQueue;
 import java.util.ArrayList;
 import java.util.List;
@@ -166,39 +165,28 @@ final class Pingpong {
 
     /** The server: waits for one client, connects to its QP, then answers with its own address. */
     private PingpongDest[] serve(PingpongDest[] me, QueuePair[] qps, ProtectionDomain pd) throws IOException {
-        try (ServerSocket listener = new ServerSocket()) {
-            listener.setReuseAddress(true);
-            listener.bind(new InetSocketAddress(o.port()), 1);
-            listener.setSoTimeout(TICK_MS);
-            try (Socket s = accept(listener)) {
-                s.setSoTimeout(TICK_MS);
-                PingpongDest[] peer = new PingpongDest[me.length];
-                for (int i = 0; i < me.length; i++) {
-                    byte[] msg = new byte[PingpongDest.WIRE_BYTES];
-                    readFully(s.getInputStream(), msg);
-                    peer[i] = PingpongDest.fromWire(msg);
-                }
-                connectAll(qps, me, peer, pd);
-                for (PingpongDest d : me) s.getOutputStream().write(d.toWire());
-                readFully(s.getInputStream(), new byte[5]); // "done"
-                return peer;
+        try (Socket s = ToolSockets.accept(o.port(), progress)) {
+            s.setSoTimeout(TICK_MS);
+            PingpongDest[] peer = new PingpongDest[me.length];
+            for (int i = 0; i < me.length; i++) {
+                byte[] msg = new byte[PingpongDest.WIRE_BYTES];
+                readFully(s.getInputStream(), msg);
+                peer[i] = PingpongDest.fromWire(msg);
             }
+            connectAll(qps, me, peer, pd);
+            for (PingpongDest d : me) s.getOutputStream().write(d.toWire());
+            readFully(s.getInputStream(), new byte[5]); // "done"
+            return peer;
         }
     }
 
     /** The client: sends its address, reads the server's, says done, then connects. */
     private PingpongDest[] connect(PingpongDest[] me, QueuePair[] qps, ProtectionDomain pd) throws IOException {
-        InetAddress server;
-        try {
-            server = InetAddress.ofLiteral(o.server()); // an address, never a name to look up
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("SERVER must be an IP address, not '" + o.server() + "'");
-        }
-        InetSocketAddress to = new InetSocketAddress(server, o.port());
+        InetSocketAddress to = new InetSocketAddress(ToolSockets.address(o.server()), o.port());
         long end = System.nanoTime() + Duration.ofSeconds(o.waitSeconds()).toNanos();
         while (true) {
             PingpongDest[] peer = new PingpongDest[me.length];
-            try (Socket s = connectRetrying(to, end)) {
+            try (Socket s = ToolSockets.connect(to, end)) {
                 s.setSoTimeout(TICK_MS);
                 OutputStream w = s.getOutputStream();
                 for (PingpongDest d : me) w.write(d.toWire());
@@ -213,45 +201,11 @@ final class Pingpong {
                 // forwarder accepting before the guest listens): nothing was agreed yet, so try again while
                 // the wait lasts
                 if (System.nanoTime() > end) throw e;
-                pause();
+                ToolSockets.pause();
                 continue;
             }
             connectAll(qps, me, peer, pd);
             return peer;
-        }
-    }
-
-    private static void pause() throws IOException {
-        try {
-            Thread.sleep(200);
-        } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException();
-        }
-    }
-
-    /** The examples give up at once when nobody listens; a client started beside its server may wait. */
-    private static Socket connectRetrying(InetSocketAddress to, long endNanos) throws IOException {
-        while (true) {
-            Socket s = new Socket(); // a socket whose connect failed cannot try again
-            try {
-                s.connect(to, 5_000);
-                return s;
-            } catch (java.net.SocketException | java.net.SocketTimeoutException e) {
-                s.close();
-                if (System.nanoTime() > endNanos) throw new IOException("Couldn't connect to " + to.getHostString() + ":" + to.getPort(), e);
-                pause();
-            }
-        }
-    }
-
-    private Socket accept(ServerSocket listener) throws IOException {
-        while (true) {
-            try {
-                return listener.accept();
-            } catch (java.net.SocketTimeoutException e) {
-                progress.run();
-            }
         }
     }
 

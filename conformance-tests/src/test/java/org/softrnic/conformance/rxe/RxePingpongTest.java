@@ -101,8 +101,16 @@ class RxePingpongTest {
             }
             RxeRun.awaitBoth(guest, soft, 240);
             String g = ns.output("guest");
-            assertEquals(0, soft.exitValue(), ns.output("softrnic") + ns.errors("softrnic") + g);
             assertTrue(g.contains("[tool rc=0]"), "ibv_" + type + "_pingpong failed:\n" + g + ns.errors("guest"));
+            if (netem != null && softrnicRole.equals("server") && soft.exitValue() != 0) {
+                // The tools' own end-of-run race: rxe, the client, exits once it has received the last message,
+                // and if netem drops its ACK of softrnic's last send, nobody is left to answer the retries.
+                // Only that last send may fail.
+                assertTrue(ns.errors("softrnic").contains("Failed status transport retry counter exceeded (12) for wr_id 2"),
+                        ns.errors("softrnic"));
+                return pcap;
+            }
+            assertEquals(0, soft.exitValue(), ns.output("softrnic") + ns.errors("softrnic") + g);
             for (String out : new String[] {g, ns.output("softrnic")}) {
                 assertTrue(out.contains(iters + " iters in "), out);
                 assertTrue(out.contains((long) size * iters * 2 + " bytes in "), out);

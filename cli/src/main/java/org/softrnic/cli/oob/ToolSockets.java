@@ -1,0 +1,69 @@
+package org.softrnic.cli.oob;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+
+/**
+ * The TCP side of rdma-core's and perftest's tools: one client per server on port 18515. The C tools try
+ * to connect once; a softrnic client may keep trying while its peer boots. A softrnic server keeps its inline
+ * device moving while it waits (it answers ARP only then).
+ */
+public final class ToolSockets {
+    private static final int TICK_MS = 20;
+
+    private ToolSockets() {
+    }
+
+    /** The server's literal IP address; never a name to look up. */
+    public static InetAddress address(String server) {
+        try {
+            return InetAddress.ofLiteral(server);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("SERVER must be an IP address, not '" + server + "'");
+        }
+    }
+
+    /** Connects, retrying every 200 ms until {@code endNanos} (System.nanoTime); then "Couldn't connect". */
+    public static Socket connect(InetSocketAddress to, long endNanos) throws IOException {
+        while (true) {
+            Socket s = new Socket(); // a socket whose connect failed cannot try again
+            try {
+                s.connect(to, 5_000);
+                return s;
+            } catch (IOException e) {
+                s.close();
+                if (System.nanoTime() > endNanos) throw new IOException("Couldn't connect to " + to.getHostString() + ":" + to.getPort(), e);
+                pause();
+            }
+        }
+    }
+
+    /** Accepts one client on every address at {@code port}, running {@code progress} while it waits. */
+    public static Socket accept(int port, Runnable progress) throws IOException {
+        try (ServerSocket listener = new ServerSocket()) {
+            listener.setReuseAddress(true);
+            listener.bind(new InetSocketAddress(port), 1);
+            listener.setSoTimeout(TICK_MS);
+            while (true) {
+                try {
+                    return listener.accept();
+                } catch (SocketTimeoutException e) {
+                    progress.run();
+                }
+            }
+        }
+    }
+
+    public static void pause() throws IOException {
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException();
+        }
+    }
+}

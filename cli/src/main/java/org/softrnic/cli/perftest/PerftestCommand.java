@@ -3,10 +3,7 @@ package org.softrnic.cli.perftest;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.softrnic.cli.UserError;
-import org.softrnic.emulator.config.SoftRnicConfig;
-import org.softrnic.emulator.link.LinkSpec;
-import org.softrnic.emulator.soft.SoftRnic;
-import org.softrnic.verbs.RdmaContext;
+import org.softrnic.cli.oob.ToolDevice;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -63,24 +60,8 @@ public final class PerftestCommand implements Callable<Integer> {
             default -> throw new UserError("TEST must be write_bw or read_bw, not '" + test + "'");
         };
         if (size < 1 || txDepth < 1 || iters == 0 || iters < -1) throw new UserError("-s, -t and -n must be positive");
-        LinkSpec spec0;
-        try {
-            spec0 = LinkSpec.parse(link);
-        } catch (IllegalArgumentException e) {
-            throw new UserError(e.getMessage());
-        }
-        if (spec0.kind() == LinkSpec.Kind.INPROC || !(spec0.address() instanceof java.net.Inet4Address)) {
-            throw new UserError("--link " + link + ": perftest needs udp:A.B.C.D[:PORT] or a frame port");
-        }
         Perftest.Options o = new Perftest.Options(t, server, port, size, iters < 0 ? t.defaultIters : iters, gidIndex, txDepth,
                 device, waitSeconds);
-        SoftRnicConfig config = org.softrnic.cli.pingpong.PingpongCommand.rxeLikeConfig(device, spec0, link);
-        try (SoftRnic dev = SoftRnic.open(config); RdmaContext ctx = dev.open()) {
-            int status = new Perftest(o, spec.commandLine().getOut(), dev::progress).run(ctx);
-            if (Boolean.getBoolean("softrnic.counters")) System.err.println(dev.countersJson());
-            return status;
-        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
-            throw new UserError(e.getMessage());
-        }
+        return ToolDevice.run("perftest", device, link, (ctx, progress) -> new Perftest(o, spec.commandLine().getOut(), progress).run(ctx));
     }
 }

@@ -3,12 +3,9 @@ package org.softrnic.cli.pingpong;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.softrnic.cli.UserError;
-import org.softrnic.emulator.config.SoftRnicConfig;
-import org.softrnic.emulator.link.LinkSpec;
-import org.softrnic.emulator.soft.SoftRnic;
+import org.softrnic.cli.oob.ToolDevice;
 import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpType;
-import org.softrnic.verbs.RdmaContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -86,41 +83,15 @@ public final class PingpongCommand implements Callable<Integer> {
         if (size == -1) size = qpType == QpType.UD ? 2048 : 4096;
         if (size < 1 || rxDepth < 2 || iters < 1) throw new UserError("-s, -r (at least 2) and -n must be positive");
         Mtu pathMtu;
-        LinkSpec spec0;
         try {
             pathMtu = Mtu.ofBytes(mtu);
-            spec0 = LinkSpec.parse(link);
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
-        }
-        if (spec0.kind() == LinkSpec.Kind.INPROC || !(spec0.address() instanceof java.net.Inet4Address)) {
-            throw new UserError("--link " + link + ": pingpong needs udp:A.B.C.D[:PORT] or a frame port (qemu-listen:, qemu-connect:)");
         }
         boolean srq = type.equalsIgnoreCase("srq");
         if (srq && (numQp < 1 || numQp > Pingpong.SRQ_MAX_QP)) throw new UserError("-q must be 1.." + Pingpong.SRQ_MAX_QP);
         Pingpong.Options o = new Pingpong.Options(qpType, srq, numQp, port, ibPort, size, pathMtu, rxDepth, iters, sl, events, gidIndex, server, waitSeconds);
-        SoftRnicConfig config = rxeLikeConfig(device, spec0, link);
-        try (SoftRnic dev = SoftRnic.open(config); RdmaContext ctx = dev.open()) {
-            int status = new Pingpong(o, spec.commandLine().getOut(), dev::progress).run(ctx);
-            if (Boolean.getBoolean("softrnic.counters")) System.err.println(dev.countersJson());
-            return status;
-        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
-            throw new UserError(e.getMessage());
-        }
+        return ToolDevice.run("pingpong", device, link, (ctx, progress) -> new Pingpong(o, spec.commandLine().getOut(), progress).run(ctx));
     }
 
-    /**
-     * A device laid out as rxe's, for the tools' GID indexes: a link-local GID at 0, the IPv4-mapped address at
-     * 1 (so -g 1 / -x 1 mean the same on both); active MTU 4096; driven by the tool's own thread.
-     */
-    public static SoftRnicConfig rxeLikeConfig(String device, LinkSpec spec, String link) {
-        return SoftRnicConfig.builder().name(device).gid(linkLocal(spec.address())).gid(spec.address().getHostAddress())
-                .mtu(4096).link(link).udpPort(spec.frames() ? 4791 : spec.port()).progress("inline").build();
-    }
-
-    /** fe80::/64 with an interface identifier made from the IPv4 address: stands in for rxe's MAC-based one. */
-    private static String linkLocal(java.net.InetAddress v4) {
-        byte[] a = v4.getAddress();
-        return String.format("fe80::%x:%x", (a[0] & 0xff) << 8 | (a[1] & 0xff), (a[2] & 0xff) << 8 | (a[3] & 0xff));
-    }
 }

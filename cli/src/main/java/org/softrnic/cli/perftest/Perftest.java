@@ -37,7 +37,8 @@ import org.softrnic.cli.oob.ToolSockets;
 final class Perftest {
     enum Test {
         WRITE_BW("RDMA_Write", SendOpcode.RDMA_WRITE, 5000, Access.REMOTE_WRITE),
-        READ_BW("RDMA_Read", SendOpcode.RDMA_READ, 1000, Access.REMOTE_READ);
+        READ_BW("RDMA_Read", SendOpcode.RDMA_READ, 1000, Access.REMOTE_READ),
+        SEND_BW("Send", SendOpcode.SEND, 1000, Access.REMOTE_WRITE);
 
         final String title;
         final SendOpcode opcode;
@@ -54,6 +55,10 @@ final class Perftest {
         boolean read() {
             return this == READ_BW;
         }
+
+        boolean send() {
+            return this == SEND_BW;
+        }
     }
 
     record Options(Test test, String server, int port, int size, int iters, int gidIndex, int txDepth, String device,
@@ -61,6 +66,8 @@ final class Perftest {
 
     static final String RESULT_LINE = "-".repeat(87);
     private static final int CYCLE_BUFFER = 4096;
+    /** ib_send_bw's server keeps this many receives posted. */
+    private static final int RX_DEPTH = 512;
 
     private final Options o;
     private final PrintWriter out;
@@ -83,13 +90,13 @@ final class Perftest {
             int outReads = o.test().read() ? ctx.queryDevice().maxQpRdAtom() : 1;
             try (Arena arena = Arena.ofShared();
                  ProtectionDomain pd = ctx.allocPd();
-                 CompletionQueue cq = ctx.createCq(o.txDepth() + 1);
+                 CompletionQueue cq = ctx.createCq(Math.max(o.txDepth(), RX_DEPTH) + 1);
                  MemoryRegion mr = pd.regMr(arena.allocate(2L * half, 4096), Access.LOCAL_WRITE | o.test().access);
-                 QueuePair qp = pd.createQp(QpInitAttr.rc(cq, new QpCaps(o.txDepth(), 1, 1, 1, 0)))) {
+                 QueuePair qp = pd.createQp(QpInitAttr.rc(cq, new QpCaps(o.txDepth(), RX_DEPTH, 1, 1, 0)))) {
                 QpAttr init = new QpAttr();
                 init.qpState = QpState.INIT;
                 init.portNum = 1;
-                init.qpAccessFlags = o.test().access;
+                init.qpAccessFlags = o.test().access | (o.test().send() ? Access.LOCAL_WRITE : 0);
                 qp.modify(init, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
                 Gid gid = ctx.queryGid(1, o.gidIndex());
                 PerftestWire.Key me = new PerftestWire.Key(0, outReads, qp.qpn(), ThreadLocalRandom.current().nextInt() & 0xffffff,
@@ -97,13 +104,15 @@ final class Perftest {
                 PerftestWire.Key peer = wire.exchangeKey(me);
                 if (peer.gid().isIpv4Mapped() != gid.isIpv4Mapped()) throw new IOException("the GIDs are of different families");
                 connect(qp, me, peer, mtu, outReads, client);
+                if (o.test().send()) wire.exchangeKey(me); // ib_send_bw syncs once more right after connecting
                 out.println(address("local", me));
                 wire.exchangeKey(me);
                 out.println(address("remote", peer));
-                wire.exchangeKey(me);
+                if (!o.test().send()) wire.exchangeKey(me);
                 out.println(RESULT_LINE);
                 out.println(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]");
                 out.flush();
+                if (o.test().send()) return sendBw(client, wire, me, qp, cq, mr, peer);
                 if (client) {
                     Result r = runClient(qp, cq, mr, peer);
                     if (r == null) return 1;
@@ -135,6 +144,63 @@ final class Perftest {
     }
 
     private record Result(long size, long iters, double peak, double avg, double rate) {}
+
+    /**
+     * ib_send_bw after the addresses: the server posts its receives, a barrier, the client sends while the
+     * server receives (and re-posts), each prints its own row (the server's peak 0.00), then the close.
+     */
+    private int sendBw(boolean client, PerftestWire wire, PerftestWire.Key me, QueuePair qp, CompletionQueue cq,
+                       MemoryRegion mr, PerftestWire.Key peer) throws IOException {
+        org.softrnic.nic.qp.RecvWr recv = new org.softrnic.nic.qp.RecvWr(1);
+        recv.numSge = 1;
+        recv.sgList[0].set(mr.addr(), o.size(), mr.lkey());
+        int posted = 0;
+        if (!client) {
+            for (; posted < Math.min(RX_DEPTH, o.iters()); posted++) qp.postRecv(recv);
+        }
+        wire.exchangeKey(me); // the client may send only once the receives are there
+        Result r;
+        if (client) {
+            r = runClient(qp, cq, mr, peer);
+        } else {
+            r = runServer(qp, cq, recv, posted);
+        }
+        if (r == null) return 1;
+        printRow(r.size, r.iters, r.peak, r.avg, r.rate);
+        out.println(RESULT_LINE);
+        out.flush();
+        wire.exchangeKey(me);
+        wire.done();
+        return 0;
+    }
+
+    /** run_iter_bw_server: receives until all came, re-posting; timed from the first to the last. */
+    private Result runServer(QueuePair qp, CompletionQueue cq, org.softrnic.nic.qp.RecvWr recv, int posted) {
+        WorkCompletion[] wc = new WorkCompletion[16];
+        for (int i = 0; i < wc.length; i++) wc[i] = new WorkCompletion();
+        int n = o.iters();
+        int got = 0;
+        long first = 0;
+        long last = 0;
+        while (got < n) {
+            int k = cq.poll(wc);
+            long now = System.nanoTime();
+            for (int i = 0; i < k; i++) {
+                if (wc[i].status != WcStatus.SUCCESS) {
+                    System.err.printf(" Completion with error at server%n Failed status %d: wr_id %d%n", wc[i].status.value, (int) wc[i].wrId);
+                    return null;
+                }
+                if (got++ == 0) first = now;
+                last = now;
+                if (posted < n) {
+                    qp.postRecv(recv);
+                    posted++;
+                }
+            }
+        }
+        double seconds = Math.max(1e-9, (last - first) / 1e9);
+        return new Result(o.size(), n, 0.0, (double) o.size() * n / seconds / 0x100000, n / seconds / 1e6);
+    }
 
     /** run_iter_bw with post_list 1 and CQ moderation 1: tx_depth requests outstanding, each signaled. */
     private Result runClient(QueuePair qp, CompletionQueue cq, MemoryRegion mr, PerftestWire.Key peer) {
@@ -224,6 +290,7 @@ final class Perftest {
         out.printf(" PCIe relax order: %s%n", "ON"); // as Debian's perftest prints it (built with relaxed ordering)
         out.printf(" ibv_wr* API     : %s%n", "OFF");
         if (client) out.printf(" TX depth        : %d%n", o.txDepth());
+        if (!client && o.test().send()) out.printf(" RX depth        : %d%n", RX_DEPTH);
         out.printf(" CQ Moderation   : %d%n", 1);
         out.printf(" Mtu             : %d[B]%n", mtu.bytes);
         out.printf(" Link type       : %s%n", "Ethernet");
@@ -241,7 +308,9 @@ final class Perftest {
         StringBuilder sb = new StringBuilder(String.format(" %s address: LID %s QPN %s PSN %s", side, cHex(k.lid(), 4),
                 cHex(k.qpn(), 6), cHex(k.psn(), 6)));
         if (o.test().read()) sb.append(" OUT ").append(cHex(k.outReads(), 4));
-        sb.append(" RKey ").append(cHex(Integer.toUnsignedLong(k.rkey()), 8)).append(" VAddr ").append(cHex(k.vaddr(), 16));
+        if (!o.test().send()) {
+            sb.append(" RKey ").append(cHex(Integer.toUnsignedLong(k.rkey()), 8)).append(" VAddr ").append(cHex(k.vaddr(), 16));
+        }
         sb.append("\n GID: ");
         byte[] g = k.gid().raw();
         for (int i = 0; i < 16; i++) sb.append(String.format(i == 0 ? "%02d" : ":%02d", g[i] & 0xff));

@@ -11,7 +11,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "perftest", sortOptions = false,
-        description = "Run perftest 4.5's ib_write_bw or ib_read_bw against the real tool (or another softrnic):"
+        description = "Run perftest 4.5's ib_write_bw, ib_read_bw or ib_send_bw against the real tool (or another softrnic):"
                 + " its TCP exchange on port 18515, options and report. Without SERVER it waits for a client.",
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic perftest write_bw --link udp:192.0.2.100 -x 1              (server)",
@@ -20,7 +20,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "TEST", description = "write_bw or read_bw (the others are not built yet)")
+    @Parameters(index = "0", paramLabel = "TEST", description = "write_bw, read_bw or send_bw (the others are not built yet)")
     String test;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER", description = "the server's IP address; none: be the server")
@@ -39,7 +39,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-s", "--size"}, defaultValue = "65536", description = "message size (default ${DEFAULT-VALUE})")
     int size;
 
-    @Option(names = {"-n", "--iters"}, defaultValue = "-1", description = "iterations (default 5000 for write_bw, 1000 for read_bw)")
+    @Option(names = {"-n", "--iters"}, defaultValue = "-1", description = "iterations (default 5000 for write_bw, 1000 for the others)")
     int iters;
 
     @Option(names = {"-x", "--gid-index"}, defaultValue = "1", description = "GID index (default ${DEFAULT-VALUE}: the IPv4-mapped one, as on rxe)")
@@ -56,8 +56,9 @@ public final class PerftestCommand implements Callable<Integer> {
         Perftest.Test t = switch (test.toLowerCase(Locale.ROOT)) {
             case "write_bw" -> Perftest.Test.WRITE_BW;
             case "read_bw" -> Perftest.Test.READ_BW;
-            case "send_bw", "atomic_bw", "write_lat", "read_lat", "send_lat" -> throw new UserError("perftest " + test + " is not built yet; write_bw and read_bw are");
-            default -> throw new UserError("TEST must be write_bw or read_bw, not '" + test + "'");
+            case "send_bw" -> Perftest.Test.SEND_BW;
+            case "atomic_bw", "write_lat", "read_lat", "send_lat" -> throw new UserError("perftest " + test + " is not built yet; write_bw, read_bw and send_bw are");
+            default -> throw new UserError("TEST must be write_bw, read_bw or send_bw, not '" + test + "'");
         };
         if (size < 1 || txDepth < 1 || iters == 0 || iters < -1) throw new UserError("-s, -t and -n must be positive");
         Perftest.Options o = new Perftest.Options(t, server, port, size, iters < 0 ? t.defaultIters : iters, gidIndex, txDepth,

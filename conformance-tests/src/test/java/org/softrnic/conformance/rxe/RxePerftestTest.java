@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.softrnic.conformance.Interop;
 
 /**
- * perftest 4.5's unmodified ib_write_bw and ib_read_bw on rxe against `softrnic perftest`, both roles, over
+ * perftest 4.5's unmodified ib_write_bw, ib_read_bw and ib_send_bw on rxe against `softrnic perftest`, both roles, over
  * the UDP and frame paths: the tools' whole TCP exchange, the test, and the report the server prints from the
  * client's figures. Every RoCEv2 packet in the capture has a valid ICRC.
  */
@@ -23,7 +23,8 @@ class RxePerftestTest {
     @ParameterizedTest(name = "{1} path, {2}: softrnic {3} ({0})")
     @CsvSource({"ci, udp, write_bw, client", "ci, udp, write_bw, server", "full, udp, read_bw, client",
                 "full, udp, read_bw, server", "ci, frames, write_bw, client", "ci, frames, write_bw, server",
-                "ci, frames, read_bw, client", "ci, frames, read_bw, server"})
+                "ci, frames, read_bw, client", "ci, frames, read_bw, server", "full, udp, send_bw, client",
+                "full, udp, send_bw, server", "ci, frames, send_bw, client", "ci, frames, send_bw, server"})
     void perftestBwCompletesAgainstSoftrnic(String tier, String path, String test, String softrnicRole) throws Exception {
         Interop.tier(tier);
         int iters = 200;
@@ -41,7 +42,8 @@ class RxePerftestTest {
                 if (ns.isFrames()) Thread.sleep(1500);
                 guest = ns.guest(tool + done, pcap, false);
             } else {
-                soft = ns.softrnic("softrnic", "perftest", test, "--link", ns.softrnicLink(), "-x", "1", "-p", oob);
+                // ib_send_bw's server must expect as many messages as the client sends, so it gets -n too
+                soft = ns.softrnic("softrnic", "perftest", test, "--link", ns.softrnicLink(), "-x", "1", "-n", "" + iters, "-p", oob);
                 Thread.sleep(1500);
                 guest = ns.guest(tool + " " + ns.softrnicAddressForGuest() + done, pcap, true);
             }
@@ -53,7 +55,11 @@ class RxePerftestTest {
             String row = " 65536      " + iters + " ";
             assertTrue(g.contains(row), "rxe's report has no row for 65536 x " + iters + ":\n" + g);
             assertTrue(mine.contains(row), "softrnic's report has no row:\n" + mine);
-            assertTrue(g.contains(test.equals("write_bw") ? "RDMA_Write BW Test" : "RDMA_Read BW Test"), g);
+            assertTrue(g.contains(switch (test) {
+                case "write_bw" -> "RDMA_Write BW Test";
+                case "read_bw" -> "RDMA_Read BW Test";
+                default -> "Send BW Test";
+            }), g);
             Interop.assertEveryIcrcValid(pcap, iters);
         }
     }

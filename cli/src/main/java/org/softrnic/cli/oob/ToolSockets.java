@@ -58,6 +58,29 @@ public final class ToolSockets {
         }
     }
 
+    /**
+     * Reads exactly {@code b.length} bytes from a socket whose SO_TIMEOUT is short (1 ms). A side that waits
+     * here (a passive perftest server waits through the whole test) moves its device between cheap checks for
+     * data, and blocks only now and then, which also sees EOF.
+     */
+    public static void readFully(java.io.InputStream in, byte[] b, Runnable progress) throws IOException {
+        int at = 0;
+        int idle = 0;
+        while (at < b.length) {
+            if (in.available() == 0 && (++idle & 255) != 0) {
+                progress.run();
+                continue;
+            }
+            try {
+                int n = in.read(b, at, b.length - at);
+                if (n < 0) throw new java.io.EOFException("the peer closed the exchange");
+                at += n;
+            } catch (SocketTimeoutException e) {
+                progress.run();
+            }
+        }
+    }
+
     public static void pause() throws IOException {
         try {
             Thread.sleep(200);

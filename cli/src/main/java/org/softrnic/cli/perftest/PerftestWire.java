@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import org.softrnic.cli.oob.ToolSockets;
 import org.softrnic.nic.qp.Gid;
 
 /**
@@ -121,26 +121,8 @@ final class PerftestWire implements AutoCloseable {
         }
     }
 
-    /**
-     * Reads exactly {@code b.length} bytes. A passive server waits here through the whole test, so it moves
-     * its device between cheap checks for data, and blocks (1 ms) only now and then, which also sees EOF.
-     */
     private void readFully(byte[] b) throws IOException {
-        int at = 0;
-        int idle = 0;
-        while (at < b.length) {
-            if (in.available() == 0 && (++idle & 255) != 0) {
-                progress.run();
-                continue;
-            }
-            try {
-                int n = in.read(b, at, b.length - at);
-                if (n < 0) throw new java.io.EOFException("the peer closed the exchange");
-                at += n;
-            } catch (SocketTimeoutException e) {
-                progress.run();
-            }
-        }
+        ToolSockets.readFully(in, b, progress);
     }
 
     static String hex(byte[] b) {

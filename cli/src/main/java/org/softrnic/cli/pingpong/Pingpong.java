@@ -57,8 +57,8 @@ final class Pingpong {
     /** ibv_srq_pingpong always exchanges this many addresses, unused ones zero. */
     static final int SRQ_MAX_QP = 256;
 
-    /** How often the TCP exchange stops waiting to let the device answer ARP and move packets. */
-    private static final int TICK_MS = 20;
+    /** The exchange's read timeout: short, so that a wait keeps the device moving (ToolSockets.readFully). */
+    private static final int TICK_MS = 1;
 
     private final Options o;
     private final PrintWriter out;
@@ -209,18 +209,8 @@ final class Pingpong {
         }
     }
 
-    /** Reads exactly {@code b.length} bytes, moving the device whenever the socket makes it wait. */
     private void readFully(InputStream in, byte[] b) throws IOException {
-        int at = 0;
-        while (at < b.length) {
-            try {
-                int n = in.read(b, at, b.length - at);
-                if (n < 0) throw new java.io.EOFException("the peer closed the exchange");
-                at += n;
-            } catch (java.net.SocketTimeoutException e) {
-                progress.run();
-            }
-        }
+        ToolSockets.readFully(in, b, progress);
     }
 
     private void connectAll(QueuePair[] qps, PingpongDest[] me, PingpongDest[] peer, ProtectionDomain pd) {

@@ -14,6 +14,7 @@ import java.net.SocketTimeoutException;
  */
 public final class ToolSockets {
     private static final int TICK_MS = 20;
+    private static final int BLOCK_EVERY_MS = 100;
 
     private ToolSockets() {
     }
@@ -61,16 +62,18 @@ public final class ToolSockets {
     /**
      * Reads exactly {@code b.length} bytes from a socket whose SO_TIMEOUT is short (1 ms). A side that waits
      * here (a passive perftest server waits through the whole test) moves its device between cheap checks for
-     * data, and blocks only now and then, which also sees EOF.
+     * data, and blocks only every {@value #BLOCK_EVERY_MS} ms, which is how it sees EOF; blocking more often
+     * would stall the device it serves.
      */
     public static void readFully(java.io.InputStream in, byte[] b, Runnable progress) throws IOException {
         int at = 0;
-        int idle = 0;
+        long nextBlock = System.nanoTime() + BLOCK_EVERY_MS * 1_000_000L;
         while (at < b.length) {
-            if (in.available() == 0 && (++idle & 255) != 0) {
+            if (in.available() == 0 && System.nanoTime() < nextBlock) {
                 progress.run();
                 continue;
             }
+            nextBlock = System.nanoTime() + BLOCK_EVERY_MS * 1_000_000L;
             try {
                 int n = in.read(b, at, b.length - at);
                 if (n < 0) throw new java.io.EOFException("the peer closed the exchange");

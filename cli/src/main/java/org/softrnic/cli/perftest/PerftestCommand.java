@@ -1,9 +1,12 @@
 package org.softrnic.cli.perftest;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.softrnic.cli.UserError;
 import org.softrnic.cli.oob.ToolDevice;
+import org.softrnic.nic.qp.Mtu;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -11,16 +14,18 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "perftest", sortOptions = false,
-        description = "Run perftest 4.5's ib_write_bw, ib_read_bw or ib_send_bw against the real tool (or another softrnic):"
-                + " its TCP exchange on port 18515, options and report. Without SERVER it waits for a client.",
+        description = "Run one of perftest 4.5's tools (ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw, ib_write_lat,"
+                + " ib_read_lat, ib_send_lat) against the real tool or another softrnic: its TCP exchange on port 18515,"
+                + " its options and its report. Without SERVER it waits for a client.",
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic perftest write_bw --link udp:192.0.2.100 -x 1              (server)",
-                "  softrnic perftest read_bw --link udp:192.0.2.100 -x 1 192.0.2.1    (client of ib_read_bw -x 1)"})
+                "  softrnic perftest read_lat --link udp:192.0.2.100 -x 1 192.0.2.1   (client of ib_read_lat -x 1)",
+                "  softrnic perftest atomic_bw -A CMP_AND_SWAP --link qemu-listen:5555,ip=192.0.2.100/24 192.0.2.1"})
 public final class PerftestCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "TEST", description = "write_bw, read_bw or send_bw (the others are not built yet)")
+    @Parameters(index = "0", paramLabel = "TEST", description = "write_bw, read_bw, send_bw, atomic_bw, write_lat, read_lat or send_lat")
     String test;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER", description = "the server's IP address; none: be the server")
@@ -36,7 +41,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", defaultValue = "softrnic0", description = "the device's name")
     String device;
 
-    @Option(names = {"-s", "--size"}, defaultValue = "65536", description = "message size (default ${DEFAULT-VALUE})")
+    @Option(names = {"-s", "--size"}, defaultValue = "-1", description = "message size (default 65536 for bw, 2 for lat; atomics: 8)")
     int size;
 
     @Option(names = {"-n", "--iters"}, defaultValue = "-1", description = "iterations (default 5000 for write_bw, 1000 for the others)")
@@ -45,24 +50,70 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-x", "--gid-index"}, defaultValue = "1", description = "GID index (default ${DEFAULT-VALUE}: the IPv4-mapped one, as on rxe)")
     int gidIndex;
 
-    @Option(names = {"-t", "--tx-depth"}, defaultValue = "128", description = "outstanding requests (default ${DEFAULT-VALUE})")
+    @Option(names = {"-m", "--mtu"}, defaultValue = "0", description = "path MTU: 256..4096 (default: the port's active MTU; the smaller side's wins)")
+    int mtu;
+
+    @Option(names = {"-t", "--tx-depth"}, defaultValue = "-1", description = "outstanding requests (default 128 for bw, 1 for lat)")
     int txDepth;
+
+    @Option(names = {"-Q", "--cq-mod"}, defaultValue = "-1", description = "bw: a completion every N requests (default 100; 1 above 8192 B)")
+    int cqMod;
+
+    @Option(names = {"-A", "--atomic_type"}, paramLabel = "TYPE", defaultValue = "FETCH_AND_ADD",
+            description = "atomic_bw: FETCH_AND_ADD or CMP_AND_SWAP (default ${DEFAULT-VALUE})")
+    String atomicType;
+
+    @Option(names = {"-q", "--qp"}, defaultValue = "1", description = "bw: number of QPs (default ${DEFAULT-VALUE})")
+    int qps;
+
+    @Option(names = {"-a", "--all"}, description = "run every size from 2 to 2^23")
+    boolean all;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SEC", defaultValue = "0",
+            description = "run for SEC seconds instead of -n iterations; the middle half is measured")
+    int duration;
 
     @Option(names = "--wait", paramLabel = "S", defaultValue = "0", description = "client: keep trying to reach the server for S seconds")
     int waitSeconds;
 
     @Override
     public Integer call() throws Exception {
-        Perftest.Test t = switch (test.toLowerCase(Locale.ROOT)) {
-            case "write_bw" -> Perftest.Test.WRITE_BW;
-            case "read_bw" -> Perftest.Test.READ_BW;
-            case "send_bw" -> Perftest.Test.SEND_BW;
-            case "atomic_bw", "write_lat", "read_lat", "send_lat" -> throw new UserError("perftest " + test + " is not built yet; write_bw, read_bw and send_bw are");
-            default -> throw new UserError("TEST must be write_bw, read_bw or send_bw, not '" + test + "'");
-        };
-        if (size < 1 || txDepth < 1 || iters == 0 || iters < -1) throw new UserError("-s, -t and -n must be positive");
-        Perftest.Options o = new Perftest.Options(t, server, port, size, iters < 0 ? t.defaultIters : iters, gidIndex, txDepth,
-                device, waitSeconds);
+        PerftestTest t = PerftestTest.byName(test).orElseThrow(() -> new UserError("TEST must be one of "
+                + Arrays.stream(PerftestTest.values()).map(PerftestTest::toolName).collect(Collectors.joining(", ")) + ", not '" + test + "'"));
+        if (size == 0 || size < -1 || txDepth == 0 || txDepth < -1 || iters == 0 || iters < -1 || cqMod == 0 || cqMod < -1) {
+            throw new UserError("-s, -t, -n and -Q must be positive");
+        }
+        int s = size < 0 ? t.defaultSize() : size;
+        if (s > PerftestOptions.MAX_SIZE) throw new UserError("-s must be at most " + PerftestOptions.MAX_SIZE);
+        if (t.verb == PerftestTest.Verb.ATOMIC && (s != PerftestTest.ATOMIC_SIZE || all)) {
+            throw new UserError("Message size cannot be changed for Atomic tests");
+        }
+        int n = iters < 0 ? t.defaultIters : iters;
+        if (t.kind == PerftestTest.Kind.LAT && n < 5) throw new UserError("the latency tests need -n of at least 5");
+        if (qps < 1 || qps > 16384) throw new UserError("-q must be 1..16384");
+        if (qps > 1 && t.kind != PerftestTest.Kind.BW) throw new UserError("Multiple QPs only available on bw tests");
+        if (duration < 0) throw new UserError("-D must be positive");
+        if (duration > 0 && all) throw new UserError("Duration mode currently doesn't support running on all sizes.");
+        Mtu pathMtu = null;
+        if (mtu != 0) {
+            try {
+                pathMtu = Mtu.ofBytes(mtu);
+            } catch (IllegalArgumentException e) {
+                throw new UserError("-m: " + e.getMessage());
+            }
+        }
+        PerftestOptions.AtomicType atomic;
+        try {
+            atomic = PerftestOptions.AtomicType.valueOf(atomicType.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new UserError("-A must be FETCH_AND_ADD or CMP_AND_SWAP, not '" + atomicType + "'");
+        }
+        int depth = txDepth < 0 ? t.kind.defaultTxDepth : txDepth;
+        if (duration == 0) depth = Math.min(depth, n); // by count, no more can be outstanding than will be sent
+        // moderation is off for large messages, unless asked for or running every size
+        int mod = cqMod > 0 ? cqMod : s > PerftestOptions.CQ_MOD_LIMIT && !all ? 1 : PerftestOptions.DEFAULT_CQ_MOD;
+        PerftestOptions o = new PerftestOptions(t, server, port, s, n, gidIndex, depth, device, waitSeconds, pathMtu, atomic,
+                Math.min(mod, depth), qps, all, duration, duration / 4);
         return ToolDevice.run("perftest", device, link, (ctx, progress) -> new Perftest(o, spec.commandLine().getOut(), progress).run(ctx));
     }
 }

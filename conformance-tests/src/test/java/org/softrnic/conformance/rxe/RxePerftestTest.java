@@ -34,12 +34,13 @@ class RxePerftestTest {
                 "full, udp, write_lat, client", "full, udp, write_lat, server", "ci, frames, read_lat, client",
                 "ci, frames, read_lat, server", "full, udp, read_lat, client", "full, udp, read_lat, server",
                 "ci, udp, send_lat, client", "ci, udp, send_lat, server", "full, frames, send_lat, client",
-                "full, frames, send_lat, server"})
+                "full, frames, send_lat, server", "ci, tap, write_bw, client", "ci, tap, read_lat, server",
+                "full, tap, atomic_bw, server", "full, tap, send_bw, client"})
     void perftestCompletesAgainstSoftrnic(String tier, String path, String test, String softrnicRole) throws Exception {
         Interop.tier(tier);
         int iters = 200;
         String label = "perftest-" + path + "-" + test + "-" + softrnicRole;
-        try (RxeRun ns = path.equals("udp") ? RxeRun.udp(label) : RxeRun.frames(label)) {
+        try (RxeRun ns = RxeRun.on(path, label)) {
             Path pcap = ns.dir.resolve("link.pcap");
             String tool = "timeout 200 ib_" + test + " -d rxe0 -x 1 -n " + iters;
             String done = "; echo \"[tool rc=$?]\"";

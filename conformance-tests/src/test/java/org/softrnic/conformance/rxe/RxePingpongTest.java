@@ -35,22 +35,25 @@ class RxePingpongTest {
                 "ci, frames, rc, server, 65536, 20", "ci, frames, uc, client, 4096, 50", "ci, frames, uc, server, 4096, 50",
                 "ci, udp, ud, client, 1024, 50", "ci, udp, ud, server, 1024, 50", "full, frames, ud, client, 1024, 50",
                 "full, frames, ud, server, 1024, 50", "full, udp, srq, client, 4096, 50", "full, udp, srq, server, 4096, 50",
-                "ci, frames, srq, client, 4096, 50", "ci, frames, srq, server, 4096, 50"})
+                "ci, frames, srq, client, 4096, 50", "ci, frames, srq, server, 4096, 50", "ci, tap, rc, client, 65536, 20",
+                "ci, tap, rc, server, 64, 50", "full, tap, ud, client, 1024, 50", "full, tap, ud, server, 1024, 50"})
     void ibvPingpongCompletesAgainstSoftrnic(String tier, String path, String type, String softrnicRole, int size, int iters)
             throws Exception {
         Interop.tier(tier);
-        run(path, type, softrnicRole, size, iters, null);
+        run(path, type, softrnicRole, size, iters);
     }
 
     /**
-     * With 5 % of rxe's packets dropped by netem in the guest, RC still completes both ways: softrnic NAKs
-     * the gaps (or rxe's timer fires), rxe goes back N, and the capture shows packets sent again.
+     * With 5 % of the packets dropped, RC still completes both ways: softrnic NAKs the gaps (or a timer fires),
+     * the sender goes back N, and the capture shows packets sent again. The loss is rxe's (netem in the guest)
+     * or softrnic's own (its frame port's loss=, both ways).
      */
-    @ParameterizedTest(name = "{1} path, 5 % loss: softrnic {2} ({0})")
-    @CsvSource({"ci, udp, client", "full, udp, server", "full, frames, client", "ci, frames, server"})
-    void rcRecoversFromLoss(String tier, String path, String softrnicRole) throws Exception {
+    @ParameterizedTest(name = "{1} path, 5 % loss by {3}: softrnic {2} ({0})")
+    @CsvSource({"ci, udp, client, netem", "full, udp, server, netem", "full, frames, client, netem", "ci, frames, server, netem",
+                "ci, frames, client, softrnic", "full, frames, server, softrnic", "full, tap, client, softrnic"})
+    void rcRecoversFromLoss(String tier, String path, String softrnicRole, String where) throws Exception {
         Interop.tier(tier);
-        Path pcap = run(path, "rc", softrnicRole, 65536, 20, "loss 5%");
+        Path pcap = run(path, "rc", softrnicRole, 65536, 20, where, 1024);
         long resent = Interop.packetsSeenTwice(pcap);
         assertTrue(resent > 0, "go-back-N should have sent some packets twice; the capture has none");
     }
@@ -65,16 +68,18 @@ class RxePingpongTest {
         assertTrue(decoded.contains("4154 bytes  RoCEv2  RC_SEND_MIDDLE  ICRC ok"), "no full 4096-byte segments:\n" + decoded);
     }
 
-    private static Path run(String path, String type, String softrnicRole, int size, int iters, String netem) throws Exception {
-        return run(path, type, softrnicRole, size, iters, netem, 1024);
+    private static Path run(String path, String type, String softrnicRole, int size, int iters) throws Exception {
+        return run(path, type, softrnicRole, size, iters, null, 1024);
     }
 
-    /** One run; returns the capture. */
-    private static Path run(String path, String type, String softrnicRole, int size, int iters, String netem, int mtu)
+    /** One run; {@code loss} is null, "netem" (5 % in the guest) or "softrnic" (5 % at its frame port). Returns the capture. */
+    private static Path run(String path, String type, String softrnicRole, int size, int iters, String loss, int mtu)
             throws Exception {
-        String label = path + "-" + type + "-" + softrnicRole + "-" + size + (netem == null ? "" : "-lossy") + (mtu == 1024 ? "" : "-mtu" + mtu);
-        try (RxeRun ns = path.equals("udp") ? RxeRun.udp(label) : RxeRun.frames(label)) {
+        String label = path + "-" + type + "-" + softrnicRole + "-" + size + (loss == null ? "" : "-loss-" + loss) + (mtu == 1024 ? "" : "-mtu" + mtu);
+        String netem = "netem".equals(loss) ? "loss 5%" : null;
+        try (RxeRun ns = RxeRun.on(path, label)) {
             ns.netem(netem);
+            String link = ns.softrnicLink("softrnic".equals(loss) ? ",loss=0.05,seed=7" : "");
             if (mtu > 1024) ns.linkMtu(9000);
             Path pcap = ns.dir.resolve("link.pcap");
             // ibv_ud_pingpong has no -m: a datagram is one packet at the port's MTU
@@ -89,12 +94,12 @@ class RxePingpongTest {
             String oob = ns.isFrames() ? "" + ns.oobPort : "18515";
             if (softrnicRole.equals("client")) {
                 // on the frame path softrnic's port must listen before qemu starts and connects to it
-                soft = ns.softrnic("softrnic", "pingpong", type, "--link", ns.softrnicLink(), "-g", "1", "-n", "" + iters,
+                soft = ns.softrnic("softrnic", "pingpong", type, "--link", link, "-g", "1", "-n", "" + iters,
                         "-s", "" + size, "-m", "" + mtu, "-p", oob, "--wait", "150", ns.guestAddressForSoftrnic());
                 if (ns.isFrames()) Thread.sleep(1500);
                 guest = ns.guest(tool + counters, pcap, false);
             } else {
-                soft = ns.softrnic("softrnic", "pingpong", type, "--link", ns.softrnicLink(), "-g", "1", "-n", "" + iters,
+                soft = ns.softrnic("softrnic", "pingpong", type, "--link", link, "-g", "1", "-n", "" + iters,
                         "-s", "" + size, "-m", "" + mtu, "-p", oob);
                 Thread.sleep(1500);
                 guest = ns.guest(tool + " " + ns.softrnicAddressForGuest() + counters, pcap, true);
@@ -102,9 +107,9 @@ class RxePingpongTest {
             RxeRun.awaitBoth(guest, soft, 240);
             String g = ns.output("guest");
             assertTrue(g.contains("[tool rc=0]"), "ibv_" + type + "_pingpong failed:\n" + g + ns.errors("guest"));
-            if (netem != null && softrnicRole.equals("server") && soft.exitValue() != 0) {
+            if (loss != null && softrnicRole.equals("server") && soft.exitValue() != 0) {
                 // The tools' own end-of-run race: rxe, the client, exits once it has received the last message,
-                // and if netem drops its ACK of softrnic's last send, nobody is left to answer the retries.
+                // and if the link drops its ACK of softrnic's last send, nobody is left to answer the retries.
                 // Only that last send may fail.
                 assertTrue(ns.errors("softrnic").contains("Failed status transport retry counter exceeded (12) for wr_id 2"),
                         ns.errors("softrnic"));
@@ -116,15 +121,16 @@ class RxePingpongTest {
                 assertTrue(out.contains((long) size * iters * 2 + " bytes in "), out);
             }
             Map<String, Long> rxe = counters(g);
-            if (netem == null) assertEquals(0L, rxe.get("rcvd_seq_err"), "rxe saw packets out of sequence: " + rxe);
+            if (loss == null) assertEquals(0L, rxe.get("rcvd_seq_err"), "rxe saw packets out of sequence: " + rxe);
             assertTrue(rxe.get("rdma_recvs") >= iters && rxe.get("rdma_sends") >= iters, rxe.toString());
             Interop.assertEveryIcrcValid(pcap, 2L * iters);
-            if (ns.isFrames()) {
+            if (ns.ownsFrames()) {
                 // the frame port sees the IP header rxe sent, so it checks every ICRC exactly
                 Map<String, Long> mine = softrnicCounters(ns.errors("softrnic"));
                 assertEquals(0L, mine.get("rcvd_icrc_unverified"), mine.toString());
                 assertEquals(0L, mine.get("drop_bad_icrc"), mine.toString());
                 assertEquals(mine.get("rcvd_pkts"), mine.get("rcvd_icrc_verified"), mine.toString());
+                if ("softrnic".equals(loss)) assertTrue(mine.get("link_dropped") > 0, "the frame port dropped nothing: " + mine);
             }
             return pcap;
         }

@@ -9,12 +9,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One run against a real rxe guest booted by scripts/rxe-peer (192.0.2.1), on one of two paths:
+ * One run against a real rxe guest booted by scripts/rxe-peer (192.0.2.1), on one of three paths:
  * <ul>
  * <li>UDP: a network namespace made for the run with a tap in it (192.0.2.100/24, an address that exists
  * only on that link); the guest sits on the tap and softrnic's UDP socket runs inside the namespace;</li>
  * <li>frames: qemu's socket netdev on 127.0.0.1, softrnic's frame port listening ({@link #framePort}), and
- * the tools' TCP exchange through qemu's user network ({@link #oobPort}).</li>
+ * the tools' TCP exchange through qemu's user network ({@link #oobPort});</li>
+ * <li>tap: a namespace with a bridge (192.0.2.200/24, for the tools' TCP exchange) joining the guest's tap
+ * and a second tap that softrnic's frame port opens through FFM as 192.0.2.100.</li>
  * </ul>
  * Closing kills every process it started and deletes the namespace, also after a failure.
  */
@@ -28,14 +30,20 @@ public final class RxeRun implements AutoCloseable {
 
     private final String name = "softrnic-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet();
     private final List<Process> started = new ArrayList<>();
+    /** The ways softrnic reaches the guest. */
+    public enum Route { UDP, FRAMES, TAP }
+
+    public static final String BRIDGE_IP = "192.0.2.200";
+    private final Route route;
     private final boolean frames;
     /** Frames: the TCP ports of the frame link and of the tools' exchange. */
     public final int framePort;
     public final int oobPort;
     final Path dir;
 
-    private RxeRun(String label, boolean frames) throws IOException, InterruptedException {
-        this.frames = frames;
+    private RxeRun(String label, Route route) throws IOException, InterruptedException {
+        this.route = route;
+        this.frames = route == Route.FRAMES;
         dir = Files.createDirectories(Path.of("target", "rxe-interop", label).toAbsolutePath());
         framePort = frames ? freePort() : 0;
         oobPort = frames ? freePort() : 0;
@@ -43,20 +51,27 @@ public final class RxeRun implements AutoCloseable {
         sh("ip", "netns", "add", name);
         sh("ip", "-n", name, "link", "set", "lo", "up");
         sh("ip", "netns", "exec", name, "ip", "tuntap", "add", "dev", "srtap0", "mode", "tap");
-        sh("ip", "-n", name, "link", "set", "srtap0", "address", HOST_MAC);
-        sh("ip", "-n", name, "addr", "add", HOST_IP + "/24", "dev", "srtap0");
+        if (route == Route.UDP) {
+            sh("ip", "-n", name, "link", "set", "srtap0", "address", HOST_MAC);
+            sh("ip", "-n", name, "addr", "add", HOST_IP + "/24", "dev", "srtap0");
+        } else {
+            // softrnic's own tap, bridged to the guest's; the bridge's address carries only the tools' TCP
+            sh("ip", "netns", "exec", name, "ip", "tuntap", "add", "dev", "srtap1", "mode", "tap");
+            sh("ip", "-n", name, "link", "add", "srbr0", "type", "bridge");
+            sh("ip", "-n", name, "link", "set", "srtap0", "master", "srbr0");
+            sh("ip", "-n", name, "link", "set", "srtap1", "master", "srbr0");
+            sh("ip", "-n", name, "addr", "add", BRIDGE_IP + "/24", "dev", "srbr0");
+            sh("ip", "-n", name, "link", "set", "srbr0", "up");
+            sh("ip", "-n", name, "link", "set", "srtap1", "up");
+        }
         sh("ip", "-n", name, "link", "set", "srtap0", "up");
     }
 
-    /** The UDP path: a namespace with a tap. */
-    public static RxeRun udp(String label) throws IOException, InterruptedException {
-        return new RxeRun(label, false);
+    /** A run on {@code path}: "udp", "frames" or "tap". */
+    public static RxeRun on(String path, String label) throws IOException, InterruptedException {
+        return new RxeRun(label, Route.valueOf(path.toUpperCase(java.util.Locale.ROOT)));
     }
 
-    /** The frame path: qemu's socket netdev on 127.0.0.1. */
-    public static RxeRun frames(String label) throws IOException, InterruptedException {
-        return new RxeRun(label, true);
-    }
 
     private String netem;
     private int linkMtu = 1500;
@@ -65,6 +80,10 @@ public final class RxeRun implements AutoCloseable {
     public void linkMtu(int mtu) throws IOException, InterruptedException {
         this.linkMtu = mtu;
         if (!frames) sh("ip", "-n", name, "link", "set", "srtap0", "mtu", "" + mtu);
+        if (route == Route.TAP) {
+            sh("ip", "-n", name, "link", "set", "srtap1", "mtu", "" + mtu);
+            sh("ip", "-n", name, "link", "set", "srbr0", "mtu", "" + mtu);
+        }
     }
 
     /** tc netem settings for the guest's eth0 (e.g. "loss 5%"), or null. */
@@ -82,14 +101,31 @@ public final class RxeRun implements AutoCloseable {
         }
     }
 
-    /** softrnic's --link on this path. */
+    /** softrnic's --link on this path; {@code extra} (e.g. ",loss=0.05") is added to a frame port's. */
+    public String softrnicLink(String extra) {
+        return switch (route) {
+            case FRAMES -> "qemu-listen:" + framePort + ",ip=" + HOST_IP + "/24" + extra;
+            case TAP -> "tap:srtap1,ip=" + HOST_IP + "/24" + extra;
+            case UDP -> "udp:" + HOST_IP;
+        };
+    }
+
     public String softrnicLink() {
-        return frames ? "qemu-listen:" + framePort + ",ip=" + HOST_IP + "/24" : "udp:" + HOST_IP;
+        return softrnicLink("");
+    }
+
+    /** True where softrnic owns the frames, so it checks every ICRC and can drop packets itself. */
+    public boolean ownsFrames() {
+        return route != Route.UDP;
     }
 
     /** Where the guest's tool reaches softrnic's TCP exchange, and where softrnic reaches the guest's. */
     public String softrnicAddressForGuest() {
-        return frames ? "10.0.2.100" : HOST_IP;
+        return switch (route) {
+            case FRAMES -> "10.0.2.100";
+            case TAP -> BRIDGE_IP;
+            case UDP -> HOST_IP;
+        };
     }
 
     public String guestAddressForSoftrnic() {

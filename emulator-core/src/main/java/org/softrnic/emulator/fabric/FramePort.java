@@ -1,16 +1,9 @@
 package org.softrnic.emulator.fabric;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.Inet4Address;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.util.function.BooleanSupplier;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
@@ -21,11 +14,11 @@ import org.softrnic.wire.frame.Ethernet;
 import org.softrnic.wire.frame.Ipv4;
 
 /**
- * The frame port: softrnic owns whole Ethernet frames on qemu's socket netdev (a TCP stream on
- * 127.0.0.1, each frame preceded by its length as 4 bytes big-endian, as qemu's net/socket.c frames it).
- * It answers ARP for its address and learns its peers' MACs, builds the Ethernet header in front of the
- * device's IP packets, and hands received IPv4 packets to the device, which checks every ICRC exactly
- * ({@link LinkProfile#FRAMES}). IPv4 only.
+ * The frame port: softrnic owns whole Ethernet frames, on qemu's socket netdev or a TAP device
+ * ({@link FrameEndpoint}). It answers ARP for its address and learns its peers' MACs, builds the Ethernet
+ * header in front of the device's IP packets, and hands received IPv4 packets to the device, which checks
+ * every ICRC exactly ({@link LinkProfile#FRAMES}). It can drop a share of the RoCE packets each way, from a
+ * seed, to test recovery without touching the peer. IPv4 only.
  */
 public final class FramePort implements Port {
     private static final int MAX_FRAME = 16 + 9018;
@@ -34,66 +27,63 @@ public final class FramePort implements Port {
     private static final int HEADROOM = 16;
 
     private final Arena arena = new CountedArena();
-    private final ServerSocketChannel listener;
-    private SocketChannel channel;
-    private final SelectorSleep sleep;
+    private final FrameEndpoint endpoint;
     private final long mac;
     private final int ip;
     private final int prefixMask;
-    /** Stream bytes received and not yet taken as frames; a frame is copied out of it into rx. */
-    private final ByteBuffer in = ByteBuffer.allocateDirect(1 << 20);
-    /** Bytes to send that the socket has not taken yet. */
-    private final ByteBuffer out = ByteBuffer.allocateDirect(4 << 20);
-    /** Both buffers whole, from offset 0 (MemorySegment.ofBuffer starts at a buffer's current position). */
-    private final MemorySegment inBytes = MemorySegment.ofBuffer(in.duplicate().clear());
-    private final MemorySegment outBytes = MemorySegment.ofBuffer(out.duplicate().clear());
+    private final double loss;
+    private final java.util.SplittableRandom random;
     private final PacketBuffer rx;
     private final PacketBuffer arp;
     private final IntMap<Long> neighbours = new IntMap<>();
+    /** When each unresolved address was last asked for: ARP asks again at most once a second, as the kernel does. */
+    private final IntMap<Long> asked = new IntMap<>();
+    private final UnresolvedQueue unresolved;
+    private final UnresolvedQueue.Sender sendResolved;
+    private final java.util.function.IntConsumer onFrame;
+    private Nic receiving;
     private long dropped;
+    private long lost;
     private long framesIn;
     private long framesOut;
     private long arpRequests;
 
-    private FramePort(ServerSocketChannel listener, SocketChannel channel, long mac, Inet4Address ip, int prefix) throws IOException {
-        this.listener = listener;
-        this.channel = channel;
-        this.mac = mac;
+    private FramePort(FrameEndpoint endpoint, long mac, Inet4Address ip, int prefix, double loss, long seed) {
+        this.endpoint = endpoint;
+        this.mac = mac(mac, ip);
         this.ip = Ipv4.toInt(ip);
         this.prefixMask = prefix == 0 ? 0 : -1 << (32 - prefix);
-        this.sleep = new SelectorSleep();
+        this.loss = loss;
+        this.random = new java.util.SplittableRandom(seed);
         this.rx = PacketBuffer.allocate(arena, MAX_FRAME + HEADROOM);
         this.arp = PacketBuffer.allocate(arena, 64);
-        if (listener != null) listener.register(sleep.selector, SelectionKey.OP_ACCEPT);
-        if (channel != null) channel.register(sleep.selector, SelectionKey.OP_READ);
-        out.flip(); // empty, ready to be drained
+        this.unresolved = new UnresolvedQueue(arena, 64, MAX_FRAME);
+        this.sendResolved = (frame, length, dst) -> {
+            writeEthernet(frame, 0, neighbours.get(dst), Ethernet.ETHERTYPE_IPV4);
+            if (!loses()) send(frame, 0, length);
+        };
+        this.onFrame = length -> {
+            framesIn++;
+            receive(receiving, length);
+        };
     }
 
-    /** Listens on 127.0.0.1:{@code port} for qemu's {@code -netdev socket,connect=127.0.0.1:PORT}. */
-    public static FramePort listen(int port, Inet4Address ip, int prefix, long mac) throws IOException {
-        ServerSocketChannel l = ServerSocketChannel.open();
-        try {
-            l.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
-            l.bind(new InetSocketAddress(InetAddress.ofLiteral("127.0.0.1"), port), 1);
-            l.configureBlocking(false);
-            return new FramePort(l, null, mac(mac, ip), ip, prefix);
-        } catch (IOException | RuntimeException e) {
-            l.close();
-            throw e;
-        }
-    }
-
-    /** Connects to qemu's {@code -netdev socket,listen=127.0.0.1:PORT}. */
-    public static FramePort connect(int port, Inet4Address ip, int prefix, long mac) throws IOException {
-        SocketChannel c = SocketChannel.open(new InetSocketAddress(InetAddress.ofLiteral("127.0.0.1"), port));
-        try {
-            c.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
-            c.configureBlocking(false);
-            return new FramePort(null, c, mac(mac, ip), ip, prefix);
-        } catch (IOException | RuntimeException e) {
-            c.close();
-            throw e;
-        }
+    /**
+     * A frame port on the given link.
+     *
+     * @param kind  qemu-listen (127.0.0.1:{@code port}, for qemu's {@code -netdev socket,connect=}), qemu-connect
+     *              (to qemu's {@code -netdev socket,listen=}), or tap ({@code device})
+     * @param mac   the port's MAC, or -1 for 02:00 and the IPv4 address
+     * @param loss  the share of RoCE packets dropped each way (0: none), drawn from {@code seed}
+     */
+    public static FramePort open(org.softrnic.emulator.link.LinkSpec link) throws IOException {
+        FrameEndpoint e = switch (link.kind()) {
+            case QEMU_LISTEN -> QemuSocketEndpoint.listen(link.port());
+            case QEMU_CONNECT -> QemuSocketEndpoint.connect(link.port());
+            case TAP -> TapEndpoint.open(link.device());
+            default -> throw new IllegalArgumentException("--link " + link.text() + " is not a frame link");
+        };
+        return new FramePort(e, link.mac(), (Inet4Address) link.address(), link.prefix(), link.loss(), link.seed());
     }
 
     /** A locally administered unicast MAC from the address (02:00:a:b:c:d), unless one was given. */
@@ -104,6 +94,9 @@ public final class FramePort implements Port {
     public long mac() {
         return mac;
     }
+
+    /** RoCE packets dropped on purpose ({@code loss=}), both ways. */
+    public long lost() { return lost; }
 
     /** Frames received and sent, and ARP requests sent. */
     public long framesIn() { return framesIn; }
@@ -122,7 +115,7 @@ public final class FramePort implements Port {
 
     @Override
     public long dropped() {
-        return dropped;
+        return dropped + lost + unresolved.dropped();
     }
 
     // ---- sending
@@ -138,13 +131,19 @@ public final class FramePort implements Port {
             return false;
         }
         Long peer = neighbours.get(nextHop);
-        if (peer == null) {
-            requestArp(nextHop);
-            dropped++; // lost until the peer answers (the device counts send_err); RC retransmits
-            return false;
-        }
         int frame = offset - Ethernet.LENGTH;
+        if (peer == null) {
+            long now = System.nanoTime();
+            unresolved.hold(s, frame, length + Ethernet.LENGTH, nextHop, now);
+            Long last = asked.get(nextHop);
+            if (last == null || now - last > 1_000_000_000L) {
+                asked.put(nextHop, now);
+                requestArp(nextHop);
+            }
+            return true; // on its way once the peer answers
+        }
         writeEthernet(s, frame, peer, Ethernet.ETHERTYPE_IPV4);
+        if (loses()) return true; // gone on the wire, as far as the sender can tell
         return send(s, frame, length + Ethernet.LENGTH);
     }
 
@@ -156,41 +155,30 @@ public final class FramePort implements Port {
         Be.u16(s, at + 12, etherType);
     }
 
-    /** Queues one frame with its length in front and pushes what the socket takes. */
     private boolean send(MemorySegment s, long at, int length) {
-        if (channel == null) {
-            dropped++; // qemu has not connected yet
-            return true;
-        }
-        int padded = Math.max(length, Ethernet.MIN_FRAME); // what a NIC pads a short frame to
-        out.compact();
-        try {
-            if (out.remaining() < 4 + padded) {
-                dropped++;
-                return false;
-            }
-            out.putInt(padded);
-            int p = out.position();
-            MemorySegment.copy(s, at, outBytes, p, length);
-            for (int i = length; i < padded; i++) out.put(p + i, (byte) 0);
-            out.position(p + padded);
-        } finally {
-            out.flip();
+        if (!endpoint.send(s, at, length)) {
+            dropped++; // nobody connected yet, or the endpoint is full
+            return false;
         }
         framesOut++;
-        flush();
         return true;
     }
 
-    private void flush() {
-        try {
-            while (out.hasRemaining() && channel.write(out) > 0) {
-                // the socket takes what it can; the rest waits for the next poll
-            }
-        } catch (IOException e) {
-            dropped++;
-            out.clear().flip();
+    private boolean loses() {
+        if (loss > 0 && random.nextDouble() < loss) {
+            lost++;
+            return true;
         }
+        return false;
+    }
+
+    @Override
+    public void resolve(org.softrnic.nic.qp.Gid dgid) {
+        if (!dgid.isIpv4Mapped()) return;
+        int target = (int) (dgid.raw()[12] & 0xff) << 24 | (dgid.raw()[13] & 0xff) << 16 | (dgid.raw()[14] & 0xff) << 8 | (dgid.raw()[15] & 0xff);
+        if (neighbours.get(target) != null || (prefixMask != 0 && (target & prefixMask) != (ip & prefixMask))) return;
+        asked.put(target, System.nanoTime());
+        requestArp(target);
     }
 
     private void requestArp(int target) {
@@ -220,39 +208,9 @@ public final class FramePort implements Port {
 
     @Override
     public int poll(Nic nic, int budget) {
-        try {
-            if (channel == null) {
-                if (listener == null) return 0;
-                SocketChannel c = listener.accept();
-                if (c == null) return 0;
-                c.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
-                c.configureBlocking(false);
-                c.register(sleep.selector, SelectionKey.OP_READ);
-                channel = c;
-            }
-            if (out.hasRemaining()) flush();
-            int n = channel.read(in);
-            if (n < 0) throw new IOException("qemu closed the link");
-        } catch (IOException e) {
-            throw new UncheckedIOException("frame port: " + e.getMessage(), e);
-        }
-        in.flip();
-        int frames = 0;
-        while (frames < budget && in.remaining() >= 4) {
-            int length = in.getInt(in.position());
-            if (length < Ethernet.LENGTH || length > MAX_FRAME) {
-                throw new UncheckedIOException(new IOException("frame port: a frame of " + length + " bytes; the stream is out of step"));
-            }
-            if (in.remaining() < 4 + length) break;
-            int at = in.position() + 4;
-            MemorySegment.copy(inBytes, at, rx.segment, HEADROOM, length);
-            in.position(at + length);
-            framesIn++;
-            frames++;
-            receive(nic, length);
-        }
-        in.compact();
-        return frames;
+        receiving = nic;
+        if (!unresolved.isEmpty()) unresolved.expire(System.nanoTime());
+        return endpoint.receive(rx.segment, HEADROOM, MAX_FRAME, budget, onFrame);
     }
 
     private void receive(Nic nic, int length) {
@@ -265,6 +223,7 @@ public final class FramePort implements Port {
             int ipAt = HEADROOM + Ethernet.LENGTH;
             if (Be.u32(s, ipAt + 16) != ip) return; // not for us
             learn(Be.u32(s, ipAt + 12), src);
+            if (loses()) return;
             int total = Be.u16(s, ipAt + 2); // frames shorter than 60 bytes were padded: trust the IP length
             nic.receive(rx, ipAt, Math.min(total, length - Ethernet.LENGTH));
         }
@@ -287,25 +246,25 @@ public final class FramePort implements Port {
 
     private void learn(int peerIp, long peerMac) {
         Long known = neighbours.get(peerIp);
-        if (known == null || known != peerMac) neighbours.put(peerIp, peerMac);
+        if (known != null && known == peerMac) return;
+        neighbours.put(peerIp, peerMac);
+        if (!unresolved.isEmpty()) unresolved.resolved(peerIp, sendResolved);
     }
 
     @Override
     public void await(long deadline, BooleanSupplier idle) {
-        sleep.await(deadline, idle);
+        endpoint.await(deadline, idle);
     }
 
     @Override
     public void wakeup() {
-        sleep.wakeup();
+        endpoint.wakeup();
     }
 
     @Override
     public void close() {
-        try (arena; sleep; var l = listener; var c = channel) {
-            // closes every one, even when one fails
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        try (arena) {
+            endpoint.close();
         }
     }
 }

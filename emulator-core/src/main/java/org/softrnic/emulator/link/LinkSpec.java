@@ -9,33 +9,41 @@ import org.softrnic.wire.frame.Udp;
  * <li>{@code inproc}: the in-process fabric;</li>
  * <li>{@code udp} (127.0.0.1, port 4791), {@code udp:A.B.C.D[:PORT]}, {@code udp:[IPv6][:PORT]}: kernel UDP;</li>
  * <li>{@code qemu-listen:PORT,ip=A/N[,mac=M]} and {@code qemu-connect:PORT,ip=A/N[,mac=M]}: the frame port on
- * qemu's socket netdev at 127.0.0.1:PORT, softrnic listening or connecting, owning address A/N.</li>
+ * qemu's socket netdev at 127.0.0.1:PORT, softrnic listening or connecting, owning address A/N;</li>
+ * <li>{@code tap:IFNAME,ip=A/N[,mac=M]}: the frame port on a Linux TAP device.</li>
  * </ul>
+ * A frame port also takes {@code loss=P[,seed=S]}: it drops that share of the RoCE packets each way.
  *
  * @param address null for inproc
  * @param port    the UDP port (4791 unless given, 0 to let the kernel pick one), or the qemu socket's TCP port
  * @param prefix  the frame port's prefix length
  * @param mac     the frame port's MAC (48 bits), or -1 for one made from the address
+ * @param device  the TAP device's name
+ * @param loss    the share of RoCE packets a frame port drops each way
+ * @param seed    where the drops come from
  */
-public record LinkSpec(String text, Kind kind, InetAddress address, int port, int prefix, long mac) {
-    public enum Kind { INPROC, UDP, QEMU_LISTEN, QEMU_CONNECT }
+public record LinkSpec(String text, Kind kind, InetAddress address, int port, int prefix, long mac, String device, double loss,
+                       long seed) {
+    public enum Kind { INPROC, UDP, QEMU_LISTEN, QEMU_CONNECT, TAP }
+
+    private static final String FRAME_FORMS = "qemu-listen:PORT,ip=A/N[,mac=M], qemu-connect:PORT,ip=A/N[,mac=M]"
+            + " or tap:IFNAME,ip=A/N[,mac=M] (each also [,loss=P[,seed=S]])";
 
     public LinkSpec(String text, Kind kind, InetAddress address, int port) {
-        this(text, kind, address, port, 0, -1);
+        this(text, kind, address, port, 0, -1, null, 0, 1);
     }
 
     /** True for the links where softrnic owns whole Ethernet frames. */
     public boolean frames() {
-        return kind == Kind.QEMU_LISTEN || kind == Kind.QEMU_CONNECT;
+        return kind == Kind.QEMU_LISTEN || kind == Kind.QEMU_CONNECT || kind == Kind.TAP;
     }
 
     /** Parses a spec; a wrong one is an IllegalArgumentException that quotes it and says what is expected. */
     public static LinkSpec parse(String spec) {
         if (spec.equals("inproc")) return new LinkSpec(spec, Kind.INPROC, null, 0);
-        if (spec.startsWith("qemu-listen:") || spec.startsWith("qemu-connect:")) return frames(spec);
+        if (spec.startsWith("qemu-listen:") || spec.startsWith("qemu-connect:") || spec.startsWith("tap:")) return frames(spec);
         if (!spec.equals("udp") && !spec.startsWith("udp:")) {
-            throw new IllegalArgumentException("--link " + spec + ": expected inproc, udp[:ADDR[:PORT]],"
-                    + " qemu-listen:PORT,ip=A/N[,mac=M] or qemu-connect:PORT,ip=A/N[,mac=M]");
+            throw new IllegalArgumentException("--link " + spec + ": expected inproc, udp[:ADDR[:PORT]], " + FRAME_FORMS);
         }
         String rest = spec.equals("udp") ? "127.0.0.1" : spec.substring(4);
         // udp:ADDR[:PORT] with an IPv4 ADDR, or udp:[ADDR][:PORT] with an IPv6 one
@@ -69,18 +77,28 @@ public record LinkSpec(String text, Kind kind, InetAddress address, int port, in
     }
 
     private static LinkSpec frames(String spec) {
-        Kind kind = spec.startsWith("qemu-listen:") ? Kind.QEMU_LISTEN : Kind.QEMU_CONNECT;
+        Kind kind = spec.startsWith("qemu-listen:") ? Kind.QEMU_LISTEN : spec.startsWith("qemu-connect:") ? Kind.QEMU_CONNECT : Kind.TAP;
         String[] parts = spec.substring(spec.indexOf(':') + 1).split(",");
-        int port;
-        try {
-            port = Integer.parseInt(parts[0]);
-            if (port < 1 || port > 65535) throw new NumberFormatException();
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--link " + spec + ": the qemu socket's port must be 1..65535");
+        int port = 0;
+        String device = null;
+        if (kind == Kind.TAP) {
+            device = parts[0];
+            if (!device.matches("[A-Za-z0-9_.-]{1,15}")) {
+                throw new IllegalArgumentException("--link " + spec + ": a TAP device's name has 1 to 15 letters, digits, '_', '.' or '-'");
+            }
+        } else {
+            try {
+                port = Integer.parseInt(parts[0]);
+                if (port < 1 || port > 65535) throw new NumberFormatException();
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--link " + spec + ": the qemu socket's port must be 1..65535");
+            }
         }
         InetAddress address = null;
         int prefix = 0;
         long mac = -1;
+        double loss = 0;
+        long seed = 1;
         for (int i = 1; i < parts.length; i++) {
             String p = parts[i];
             if (p.startsWith("ip=")) {
@@ -98,11 +116,24 @@ public record LinkSpec(String text, Kind kind, InetAddress address, int port, in
                 String hex = p.substring(4).replace(":", "");
                 if (!hex.matches("[0-9a-fA-F]{12}")) throw new IllegalArgumentException("--link " + spec + ": mac=M is six hex bytes");
                 mac = Long.parseLong(hex, 16);
+            } else if (p.startsWith("loss=")) {
+                try {
+                    loss = Double.parseDouble(p.substring(5));
+                } catch (NumberFormatException e) {
+                    loss = -1;
+                }
+                if (!(loss >= 0 && loss < 1)) throw new IllegalArgumentException("--link " + spec + ": loss=P needs 0 <= P < 1");
+            } else if (p.startsWith("seed=")) {
+                try {
+                    seed = Long.parseLong(p.substring(5));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--link " + spec + ": seed=S needs a whole number");
+                }
             } else {
-                throw new IllegalArgumentException("--link " + spec + ": unknown setting '" + p + "' (ip=A/N, mac=M)");
+                throw new IllegalArgumentException("--link " + spec + ": unknown setting '" + p + "' (ip=A/N, mac=M, loss=P, seed=S)");
             }
         }
         if (address == null) throw new IllegalArgumentException("--link " + spec + ": the frame port needs ip=A/N");
-        return new LinkSpec(spec, kind, address, port, prefix, mac);
+        return new LinkSpec(spec, kind, address, port, prefix, mac, device, loss, seed);
     }
 }

@@ -96,7 +96,9 @@ final class SoftPd extends SoftResource implements ProtectionDomain {
             if (attr.sgidIndex() >= device.nic.gids().size()) {
                 throw new VerbsException("ibv_create_ah", Errno.EINVAL, "sgid_index " + attr.sgidIndex() + " is empty");
             }
-            return new SoftAh(this, attr);
+            SoftAh ah = new SoftAh(this, attr);
+            device.runner.run(() -> device.resolve(attr.dgid()));
+            return ah;
         }
     }
 }

@@ -87,7 +87,10 @@ final class SoftQp extends SoftResource implements QueuePair {
     @Override
     public void modify(QpAttr attr, int mask) {
         checkOpen("ibv_modify_qp");
-        device.runner.run(() -> device.nic.modifyQp(qp, attr, mask));
+        device.runner.run(() -> {
+            device.nic.modifyQp(qp, attr, mask);
+            if ((mask & org.softrnic.nic.qp.QpAttrMask.AV) != 0 && attr.ahAttr != null) device.resolve(attr.ahAttr.dgid());
+        });
     }
 
     @Override

@@ -113,13 +113,10 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         }
     }
 
-    /** The frame port on qemu's socket netdev, listening or connecting. */
+    /** The frame port on qemu's socket netdev (listening or connecting) or a TAP device. */
     private static SoftRnic onFrames(SoftRnicConfig config, LinkSpec link) {
-        var v4 = (java.net.Inet4Address) link.address();
         try {
-            return attachedOrClose(config, link.kind() == LinkSpec.Kind.QEMU_LISTEN
-                    ? org.softrnic.emulator.fabric.FramePort.listen(link.port(), v4, link.prefix(), link.mac())
-                    : org.softrnic.emulator.fabric.FramePort.connect(link.port(), v4, link.prefix(), link.mac()));
+            return attachedOrClose(config, org.softrnic.emulator.fabric.FramePort.open(link));
         } catch (IOException e) {
             throw new UncheckedIOException("link " + config.link() + ": " + e.getMessage(), e);
         }
@@ -150,6 +147,11 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     @Override
     public String provider() {
         return SoftProvider.NAME;
+    }
+
+    /** Lets the port start resolving {@code dgid}'s link address (loop thread). */
+    void resolve(org.softrnic.nic.qp.Gid dgid) {
+        if (port != null) port.resolve(dgid);
     }
 
     /** A GUID made from the first GID, as rxe makes its node GUID from the MAC. */

@@ -25,8 +25,11 @@ import org.softrnic.verbs.RdmaContext;
  * the right order.
  */
 final class ApiPair implements AutoCloseable {
-    /** UDP_INLINE: UDP with {@code progress: inline}, both devices driven by the test's thread. */
-    enum Kind { THREADED, VIRTUAL, UDP, UDP_INLINE }
+    /**
+     * UDP_INLINE: UDP with {@code progress: inline}, both devices driven by the test's thread. FRAMES: two frame
+     * ports on one qemu-style socket link (A listens, B connects), ARP included; FRAMES_LOSSY drops 5 % each way at A.
+     */
+    enum Kind { THREADED, VIRTUAL, UDP, UDP_INLINE, FRAMES, FRAMES_LOSSY }
 
     /** The pair being tested, whose inline devices {@link #await} drives. */
     private static ApiPair current;
@@ -59,6 +62,13 @@ final class ApiPair implements AutoCloseable {
                 devA = fabric.add(config("pairA", "10.1.0.1", "inproc", faults, mtu).build());
                 devB = fabric.add(config("pairB", "10.1.0.2", "inproc", faults, mtu).build());
             }
+            case FRAMES, FRAMES_LOSSY -> {
+                fabric = null;
+                int port = freePort();
+                String loss = kind == Kind.FRAMES_LOSSY ? ",loss=0.05,seed=3" : "";
+                devA = SoftRnic.open(config("pairA", "10.9.0.1", "qemu-listen:" + port + ",ip=10.9.0.1/24" + loss, faults, mtu).build());
+                devB = SoftRnic.open(config("pairB", "10.9.0.2", "qemu-connect:" + port + ",ip=10.9.0.2/24", faults, mtu).build());
+            }
             default -> {
                 fabric = null;
                 // two sockets on 127.0.0.1 and .2, on kernel-chosen ports that are also their RoCE ports;
@@ -88,6 +98,14 @@ final class ApiPair implements AutoCloseable {
         QpAttr attr = QpAttr.rcConnect(peer.queryGid(1, 0), peerQp.qpn(), mtu);
         attr.ahAttr = attr.ahAttr.withUdpPort(((SoftRnic) peer.device()).rocePort());
         return attr;
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static SoftRnicConfig.Builder config(String name, String gid, String link, FaultConfig faults, Mtu mtu) {

@@ -230,8 +230,11 @@ final class Completer {
     /** The head WQE fails with {@code status}; the QP goes to ERR and the rest is flushed. */
     private void failHead(QpContext c, WcStatus status) {
         SendWqe w = c.qp.sq().head();
+        // ERR first: a poller on another thread that sees the error completion then sees the QP in ERR too
+        boolean wasErr = c.qp.state() == QpState.ERR;
+        c.qp.state(QpState.ERR);
         if (w != null) engine.completeSend(c, w, status);
-        engine.toError(c, null);
+        if (!wasErr) engine.flush(c);
     }
 
     /** The local ACK timeout and the RNR wait. */

@@ -55,6 +55,13 @@ public final class Interop {
         return r.out();
     }
 
+    /** `softrnic decode --json` of a capture: one JSON object per frame. */
+    public static String decodeJson(Path pcap) {
+        DecodeCommandTest.Result r = DecodeCommandTest.run("decode", "--json", pcap.toString());
+        assertEquals(0, r.code(), r.err());
+        return r.out();
+    }
+
     /** RoCEv2 packets in the capture that repeat an earlier one (same direction, opcode and PSN). */
     public static long packetsSeenTwice(Path pcap) {
         DecodeCommandTest.Result r = DecodeCommandTest.run("decode", "--json", pcap.toString());
@@ -62,7 +69,7 @@ public final class Interop {
         java.util.Set<String> seen = new java.util.HashSet<>();
         long twice = 0;
         java.util.regex.Pattern key = java.util.regex.Pattern.compile(
-                "\"src\":\"([0-9.]+)\".*\"opcode\":(\\d+).*\"psn\":(\\d+)");
+                "\"src\":\"([0-9a-f.:]+)\".*\"opcode\":(\\d+).*\"psn\":(\\d+)");
         for (String line : r.out().split("\n")) {
             if (!line.contains("\"bth\"")) continue;
             java.util.regex.Matcher m = key.matcher(line);

@@ -1,6 +1,5 @@
 package org.softrnic.cli.oob;
 
-import java.net.Inet4Address;
 import org.softrnic.cli.UserError;
 import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.link.LinkSpec;
@@ -9,7 +8,7 @@ import org.softrnic.verbs.RdmaContext;
 
 /**
  * The soft RNIC a tool-compatible command runs on: laid out as rxe's, so that the tools' GID indexes mean
- * the same (0 link-local, 1 the IPv4-mapped address), with an active MTU of 4096, driven inline by the
+ * the same (0 link-local, 1 the link's address: IPv4-mapped, or IPv6), with an active MTU of 4096, driven inline by the
  * command's own thread. With -Dsoftrnic.counters=true its counters go to stderr at the end.
  */
 public final class ToolDevice {
@@ -22,7 +21,7 @@ public final class ToolDevice {
     private ToolDevice() {
     }
 
-    /** Opens the device on {@code link} (udp:A.B.C.D[:PORT] or a frame port), runs {@code body}, closes it. */
+    /** Opens the device on {@code link} (udp:ADDR[:PORT] or a frame port), runs {@code body}, closes it. */
     public static int run(String command, String device, String link, Body body) throws Exception {
         LinkSpec spec;
         try {
@@ -30,12 +29,14 @@ public final class ToolDevice {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        if (spec.kind() == LinkSpec.Kind.INPROC || !(spec.address() instanceof Inet4Address)) {
-            throw new UserError("--link " + link + ": " + command + " needs udp:A.B.C.D[:PORT] or a frame port"
-                    + " (qemu-listen:PORT,ip=A/N or qemu-connect:PORT,ip=A/N)");
+        if (spec.kind() == LinkSpec.Kind.INPROC) {
+            throw new UserError("--link " + link + ": " + command + " needs udp:ADDR[:PORT] or a frame port"
+                    + " (qemu-listen:PORT,ip=A/N, qemu-connect:PORT,ip=A/N or tap:IFNAME,ip=A/N)");
         }
         SoftRnicConfig config = SoftRnicConfig.builder().name(device).gid(linkLocal(spec.address().getAddress()))
-                .gid(spec.address().getHostAddress()).mtu(4096).link(link).udpPort(spec.frames() ? 4791 : spec.port())
+                .gid(spec.address().getHostAddress()).mtu(4096).link(link)
+                // keys unlike any other run's, as a real device's are (a fixed seed is for replaying a model run)
+                .seed(System.nanoTime() ^ ProcessHandle.current().pid() << 32).udpPort(spec.frames() ? 4791 : spec.port())
                 .progress("inline").build();
         try (SoftRnic dev = SoftRnic.open(config); RdmaContext ctx = dev.open()) {
             int status = body.run(ctx, dev::progress);
@@ -46,8 +47,13 @@ public final class ToolDevice {
         }
     }
 
-    /** fe80::/64 with an interface identifier made from the IPv4 address: stands in for rxe's MAC-based one. */
+    /**
+     * fe80::/64 with an interface identifier made from the address (IPv4: its 4 bytes; IPv6: its last 8): stands
+     * in for rxe's MAC-based one, so that GID 1 is the address itself with either family.
+     */
     private static String linkLocal(byte[] a) {
-        return String.format("fe80::%x:%x", (a[0] & 0xff) << 8 | (a[1] & 0xff), (a[2] & 0xff) << 8 | (a[3] & 0xff));
+        StringBuilder sb = new StringBuilder("fe80:");
+        for (int i = Math.max(0, a.length - 8); i < a.length; i += 2) sb.append(':').append(Integer.toHexString((a[i] & 0xff) << 8 | (a[i + 1] & 0xff)));
+        return sb.toString();
     }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,20 +47,9 @@ class RxePerftestTest {
             String tool = "timeout 200 ib_" + test + " -d rxe0 -x 1 -n " + iters;
             String done = "; echo \"[tool rc=$?]\"";
             String oob = ns.isFrames() ? "" + ns.oobPort : "18515";
-            Process guest;
-            Process soft;
-            if (softrnicRole.equals("client")) {
-                soft = ns.softrnic("softrnic", "perftest", test, "--link", ns.softrnicLink(), "-x", "1", "-n", "" + iters,
-                        "-p", oob, "--wait", "150", ns.guestAddressForSoftrnic());
-                if (ns.isFrames()) Thread.sleep(1500);
-                guest = ns.guest(tool + done, pcap, false);
-            } else {
-                // ib_send_bw's server must expect as many messages as the client sends, so it gets -n too
-                soft = ns.softrnic("softrnic", "perftest", test, "--link", ns.softrnicLink(), "-x", "1", "-n", "" + iters, "-p", oob);
-                Thread.sleep(1500);
-                guest = ns.guest(tool + " " + ns.softrnicAddressForGuest() + done, pcap, true);
-            }
-            RxeRun.awaitBoth(guest, soft, 240);
+            // ib_send_bw's server must expect as many messages as the client sends, so both get -n
+            Process soft = ns.runPair(softrnicRole.equals("server"), List.of("perftest", test, "--link", ns.softrnicLink(), "-x", "1",
+                    "-n", "" + iters, "-p", oob), tool, done, pcap);
             String g = ns.output("guest");
             String mine = ns.output("softrnic");
             assertEquals(0, soft.exitValue(), mine + ns.errors("softrnic") + g);
@@ -74,6 +65,52 @@ class RxePerftestTest {
             String title = TITLES.get(test);
             assertTrue(g.contains(title) && mine.contains(title), title + "\n" + g + mine);
             Interop.assertEveryIcrcValid(pcap, iters);
+        }
+    }
+
+    /**
+     * perftest's main options against the real tools, both sides given the same: -a (every size, 2 B to 8 MiB),
+     * -q (several QPs, keys handed over per QP), -D (a timed run) and -A (compare and swap).
+     */
+    @ParameterizedTest(name = "frames path, {1} {2}: softrnic {3} ({0})")
+    @CsvSource({"ci, write_bw, -q 2 -n 100, server", "full, write_bw, -q 3 -n 50, client", "full, write_bw, -a -n 5, client",
+                "full, send_lat, -a -n 10, server", "full, read_bw, -D 6, client", "full, write_lat, -D 4, server",
+                "ci, atomic_bw, -A CMP_AND_SWAP -n 200, client"})
+    void perftestOptionsAgreeWithTheTools(String tier, String test, String options, String softrnicRole) throws Exception {
+        Interop.tier(tier);
+        String label = "perftest-options-" + test + options.replace(" ", "") + "-" + softrnicRole;
+        try (RxeRun ns = RxeRun.on("frames", label)) {
+            Path pcap = ns.dir.resolve("link.pcap");
+            String tool = "timeout 200 ib_" + test + " -d rxe0 -x 1 " + options;
+            String done = "; echo \"[tool rc=$?]\"";
+            List<String> args = new ArrayList<>(List.of("perftest", test, "--link", ns.softrnicLink(), "-x", "1", "-p", "" + ns.oobPort));
+            args.addAll(List.of(options.split(" ")));
+            Process soft = ns.runPair(softrnicRole.equals("server"), args, tool, done, pcap);
+            String g = ns.output("guest");
+            String mine = ns.output("softrnic");
+            assertEquals(0, soft.exitValue(), mine + ns.errors("softrnic") + g);
+            assertTrue(g.contains("[tool rc=0]"), "ib_" + test + " failed:\n" + g + ns.errors("guest"));
+            if (options.contains("-q")) {
+                String qps = options.replaceAll(".*-q (\\d+).*", "$1");
+                int n = Integer.parseInt(options.replaceAll(".*-n (\\d+).*", "$1")) * Integer.parseInt(qps);
+                for (String out : new String[] {g, mine}) {
+                    assertTrue(out.contains(" Number of qps   : " + qps), out);
+                    assertTrue(out.contains(String.format(" %-7d    %-10d ", 65536, n)), "a row for " + n + " messages:\n" + out);
+                }
+            }
+            if (options.contains("-a")) {
+                // the tools print a row per size on the side that measures (send_lat: both)
+                String client = softrnicRole.equals("client") ? mine : g;
+                assertTrue(client.contains(" 8388608 "), "no row for 8 MiB:\n" + client);
+                assertTrue(client.contains(" 2 "), "no row for 2 bytes:\n" + client);
+            }
+            if (options.contains("-D")) {
+                String header = test.endsWith("_lat") ? " #bytes        #iterations       t_avg[usec]    tps average"
+                        : " #bytes     #iterations    BW peak[MB/sec]";
+                assertTrue(g.contains(header) && mine.contains(header), g + mine);
+            }
+            if (options.contains("CMP_AND_SWAP")) assertTrue(g.contains("Atomic CMP_AND_SWAP BW Test") && mine.contains("Atomic CMP_AND_SWAP BW Test"));
+            Interop.assertEveryIcrcValid(pcap, 10);
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -68,43 +69,56 @@ class RxePingpongTest {
         assertTrue(decoded.contains("4154 bytes  RoCEv2  RC_SEND_MIDDLE  ICRC ok"), "no full 4096-byte segments:\n" + decoded);
     }
 
+    /**
+     * RoCE over IPv6 (rxe's GID 2, softrnic's GID 1): on the frame and tap paths softrnic's frame port finds rxe
+     * and is found by neighbour discovery, which rxe's kernel checks.
+     */
+    @ParameterizedTest(name = "{1} path, IPv6: softrnic {2} ({0})")
+    @CsvSource({"ci, frames, client", "ci, frames, server", "full, tap, client", "full, tap, server", "full, udp, client",
+                "full, udp, server"})
+    void rcOverIpv6(String tier, String path, String softrnicRole) throws Exception {
+        Interop.tier(tier);
+        Path pcap = run(path, "rc", softrnicRole, 4096, 50, null, 1024, true);
+        // Java writes IPv6 addresses uncompressed
+        String json = Interop.decodeJson(pcap);
+        assertTrue(json.contains("\"src\":\"2001:db8:5:0:0:0:0:100\"") && json.contains("\"src\":\"2001:db8:5:0:0:0:0:1\""),
+                "the capture has no RoCE over IPv6 both ways");
+    }
+
     private static Path run(String path, String type, String softrnicRole, int size, int iters) throws Exception {
         return run(path, type, softrnicRole, size, iters, null, 1024);
     }
 
-    /** One run; {@code loss} is null, "netem" (5 % in the guest) or "softrnic" (5 % at its frame port). Returns the capture. */
     private static Path run(String path, String type, String softrnicRole, int size, int iters, String loss, int mtu)
             throws Exception {
-        String label = path + "-" + type + "-" + softrnicRole + "-" + size + (loss == null ? "" : "-loss-" + loss) + (mtu == 1024 ? "" : "-mtu" + mtu);
+        return run(path, type, softrnicRole, size, iters, loss, mtu, false);
+    }
+
+    /**
+     * One run; {@code loss} is null, "netem" (5 % in the guest) or "softrnic" (5 % at its frame port), and
+     * {@code ipv6} carries RoCE over IPv6. Returns the capture.
+     */
+    private static Path run(String path, String type, String softrnicRole, int size, int iters, String loss, int mtu,
+                            boolean ipv6) throws Exception {
+        String label = path + "-" + type + "-" + softrnicRole + "-" + size + (loss == null ? "" : "-loss-" + loss)
+                + (mtu == 1024 ? "" : "-mtu" + mtu) + (ipv6 ? "-ipv6" : "");
         String netem = "netem".equals(loss) ? "loss 5%" : null;
         try (RxeRun ns = RxeRun.on(path, label)) {
             ns.netem(netem);
+            if (ipv6) ns.ipv6();
             String link = ns.softrnicLink("softrnic".equals(loss) ? ",loss=0.05,seed=7" : "");
             if (mtu > 1024) ns.linkMtu(9000);
             Path pcap = ns.dir.resolve("link.pcap");
             // ibv_ud_pingpong has no -m: a datagram is one packet at the port's MTU
-            String tool = "ibv_" + type + "_pingpong -d rxe0 -g 1 -n " + iters + " -s " + size + (type.equals("ud") ? "" : " -m " + mtu);
+            String tool = "ibv_" + type + "_pingpong -d rxe0 -g " + ns.guestGidIndex() + " -n " + iters + " -s " + size + (type.equals("ud") ? "" : " -m " + mtu);
             if (netem != null) {
                 // netem drops ARP too, and rxe gives up its modify to RTR when the neighbour does not resolve
                 tool = "ip neigh replace " + RxeRun.HOST_IP + " lladdr " + RxeRun.HOST_MAC + " dev eth0 nud permanent; " + tool;
             }
             String counters = "; echo \"[tool rc=$?]\"; cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep . *";
-            Process guest;
-            Process soft;
             String oob = ns.isFrames() ? "" + ns.oobPort : "18515";
-            if (softrnicRole.equals("client")) {
-                // on the frame path softrnic's port must listen before qemu starts and connects to it
-                soft = ns.softrnic("softrnic", "pingpong", type, "--link", link, "-g", "1", "-n", "" + iters,
-                        "-s", "" + size, "-m", "" + mtu, "-p", oob, "--wait", "150", ns.guestAddressForSoftrnic());
-                if (ns.isFrames()) Thread.sleep(1500);
-                guest = ns.guest(tool + counters, pcap, false);
-            } else {
-                soft = ns.softrnic("softrnic", "pingpong", type, "--link", link, "-g", "1", "-n", "" + iters,
-                        "-s", "" + size, "-m", "" + mtu, "-p", oob);
-                Thread.sleep(1500);
-                guest = ns.guest(tool + " " + ns.softrnicAddressForGuest() + counters, pcap, true);
-            }
-            RxeRun.awaitBoth(guest, soft, 240);
+            Process soft = ns.runPair(softrnicRole.equals("server"), List.of("pingpong", type, "--link", link, "-g", "1", "-n", "" + iters,
+                    "-s", "" + size, "-m", "" + mtu, "-p", oob), tool, counters, pcap);
             String g = ns.output("guest");
             assertTrue(g.contains("[tool rc=0]"), "ibv_" + type + "_pingpong failed:\n" + g + ns.errors("guest"));
             if (loss != null && softrnicRole.equals("server") && soft.exitValue() != 0) {

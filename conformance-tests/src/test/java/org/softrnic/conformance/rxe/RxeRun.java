@@ -34,6 +34,10 @@ public final class RxeRun implements AutoCloseable {
     public enum Route { UDP, FRAMES, TAP }
 
     public static final String BRIDGE_IP = "192.0.2.200";
+    /** IPv6 runs: addresses from the documentation prefix, on the same link. */
+    public static final String GUEST_IP6 = "2001:db8:5::1";
+    public static final String HOST_IP6 = "2001:db8:5::100";
+    private boolean ipv6;
     private final Route route;
     private final boolean frames;
     /** Frames: the TCP ports of the frame link and of the tools' exchange. */
@@ -86,6 +90,20 @@ public final class RxeRun implements AutoCloseable {
         }
     }
 
+    /**
+     * RoCE over IPv6: the guest gets {@link #GUEST_IP6} too (rxe's GID 2) and softrnic uses {@link #HOST_IP6}
+     * (its GID 1); the tools' TCP exchange stays on IPv4.
+     */
+    public void ipv6() throws IOException, InterruptedException {
+        ipv6 = true;
+        if (route == Route.UDP) sh("ip", "-n", name, "-6", "addr", "add", HOST_IP6 + "/64", "dev", "srtap0", "nodad");
+    }
+
+    /** The GID index of the run's address family: on rxe 1 (IPv4-mapped) or 2 (IPv6); softrnic's is 1 for both. */
+    public int guestGidIndex() {
+        return ipv6 ? 2 : 1;
+    }
+
     /** tc netem settings for the guest's eth0 (e.g. "loss 5%"), or null. */
     public void netem(String settings) {
         this.netem = settings;
@@ -103,10 +121,11 @@ public final class RxeRun implements AutoCloseable {
 
     /** softrnic's --link on this path; {@code extra} (e.g. ",loss=0.05") is added to a frame port's. */
     public String softrnicLink(String extra) {
+        String ip = ipv6 ? HOST_IP6 + "/64" : HOST_IP + "/24";
         return switch (route) {
-            case FRAMES -> "qemu-listen:" + framePort + ",ip=" + HOST_IP + "/24" + extra;
-            case TAP -> "tap:srtap1,ip=" + HOST_IP + "/24" + extra;
-            case UDP -> "udp:" + HOST_IP;
+            case FRAMES -> "qemu-listen:" + framePort + ",ip=" + ip + extra;
+            case TAP -> "tap:srtap1,ip=" + ip + extra;
+            case UDP -> ipv6 ? "udp:[" + HOST_IP6 + "]" : "udp:" + HOST_IP;
         };
     }
 
@@ -166,6 +185,7 @@ public final class RxeRun implements AutoCloseable {
         } else {
             cmd.addAll(List.of("--net", "tap:srtap0"));
         }
+        if (ipv6) cmd.addAll(List.of("--ip6", GUEST_IP6 + "/64"));
         if (netem != null) cmd.addAll(List.of("--netem", netem));
         if (linkMtu != 1500) cmd.addAll(List.of("--link-mtu", "" + linkMtu));
         cmd.addAll(List.of("--", command));
@@ -185,6 +205,24 @@ public final class RxeRun implements AutoCloseable {
                 .redirectOutput(dir.resolve(label + ".out").toFile()).redirectError(dir.resolve(label + ".err").toFile()).start();
         started.add(p);
         return p;
+    }
+
+    /**
+     * One run of a tool pair: softrnic (the CLI with {@code softrnicArgs}) as server, listening before the guest
+     * boots, or as client, retrying the TCP connection while the guest boots; the guest runs {@code tool}, with
+     * softrnic's address after it when softrnic serves, then {@code tail}. Waits for both; returns softrnic's
+     * process.
+     */
+    public Process runPair(boolean softrnicServes, List<String> softrnicArgs, String tool, String tail, Path pcap)
+            throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(softrnicArgs);
+        if (!softrnicServes) args.addAll(List.of("--wait", "150", guestAddressForSoftrnic()));
+        Process soft = softrnic("softrnic", args.toArray(String[]::new));
+        // a server must listen before the client comes; on the frame path qemu connects to softrnic's port
+        if (softrnicServes || frames) Thread.sleep(1500);
+        Process guest = guest(tool + (softrnicServes ? " " + softrnicAddressForGuest() : "") + tail, pcap, softrnicServes);
+        awaitBoth(guest, soft, 240);
+        return soft;
     }
 
     /**

@@ -3,63 +3,73 @@ package org.softrnic.emulator.fabric;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
+import org.softrnic.emulator.link.LinkSpec;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
-import org.softrnic.nic.mem.IntMap;
+import org.softrnic.nic.qp.Gid;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.frame.Ethernet;
-import org.softrnic.wire.frame.Ipv4;
 
 /**
  * The frame port: softrnic owns whole Ethernet frames, on qemu's socket netdev or a TAP device
- * ({@link FrameEndpoint}). It answers ARP for its address and learns its peers' MACs, builds the Ethernet
- * header in front of the device's IP packets, and hands received IPv4 packets to the device, which checks
- * every ICRC exactly ({@link LinkProfile#FRAMES}). It can drop a share of the RoCE packets each way, from a
- * seed, to test recovery without touching the peer. IPv4 only.
+ * ({@link FrameEndpoint}), with one IPv4 or IPv6 address. It answers ARP or neighbour solicitations for its
+ * address and finds its peers' MACs the same way (frames wait for the answer, as in the kernel), builds the
+ * Ethernet header in front of the device's IP packets, and hands received packets for its address to the
+ * device, which checks every ICRC exactly ({@link LinkProfile#FRAMES}). It can drop a share of the RoCE
+ * packets each way, from a seed, to test recovery without touching the peer.
  */
 public final class FramePort implements Port {
     private static final int MAX_FRAME = 16 + 9018;
-    private static final long BROADCAST = 0xffff_ffff_ffffL;
     /** Room in front of a received frame, as the device's own buffers have. */
     private static final int HEADROOM = 16;
 
     private final Arena arena = new CountedArena();
     private final FrameEndpoint endpoint;
     private final long mac;
-    private final int ip;
-    private final int prefixMask;
+    /** Our address, IPv4 as IPv4-mapped, and how many of its leading bits the link shares. */
+    private final long ourHi;
+    private final long ourLo;
+    private final boolean v6;
+    private final int prefixBits;
     private final double loss;
     private final java.util.SplittableRandom random;
     private final PacketBuffer rx;
-    private final PacketBuffer arp;
-    private final IntMap<Long> neighbours = new IntMap<>();
-    /** When each unresolved address was last asked for: ARP asks again at most once a second, as the kernel does. */
-    private final IntMap<Long> asked = new IntMap<>();
+    private final PacketBuffer control;
+    private final NeighbourTable neighbours = new NeighbourTable();
     private final UnresolvedQueue unresolved;
     private final UnresolvedQueue.Sender sendResolved;
-    private final java.util.function.IntConsumer onFrame;
+    private final IntConsumer onFrame;
     private Nic receiving;
     private long dropped;
     private long lost;
     private long framesIn;
     private long framesOut;
-    private long arpRequests;
+    private long solicitations;
 
-    private FramePort(FrameEndpoint endpoint, long mac, Inet4Address ip, int prefix, double loss, long seed) {
+    private FramePort(FrameEndpoint endpoint, long mac, InetAddress address, int prefix, double loss, long seed) {
         this.endpoint = endpoint;
-        this.mac = mac(mac, ip);
-        this.ip = Ipv4.toInt(ip);
-        this.prefixMask = prefix == 0 ? 0 : -1 << (32 - prefix);
+        byte[] a = address.getAddress();
+        this.v6 = a.length == 16;
+        if (v6) {
+            ourHi = Be.u64(MemorySegment.ofArray(a), 0);
+            ourLo = Be.u64(MemorySegment.ofArray(a), 8);
+        } else {
+            ourHi = 0;
+            ourLo = NeighbourTable.v4(Be.u32(MemorySegment.ofArray(a), 0));
+        }
+        this.prefixBits = v6 ? prefix : 96 + prefix;
+        this.mac = mac >= 0 ? mac : 0x0200_0000_0000L | (ourLo & 0xffff_ffffL); // 02:00 and the low 32 bits
         this.loss = loss;
         this.random = new java.util.SplittableRandom(seed);
         this.rx = PacketBuffer.allocate(arena, MAX_FRAME + HEADROOM);
-        this.arp = PacketBuffer.allocate(arena, 64);
+        this.control = PacketBuffer.allocate(arena, 128);
         this.unresolved = new UnresolvedQueue(arena, 64, MAX_FRAME);
-        this.sendResolved = (frame, length, dst) -> {
-            writeEthernet(frame, 0, neighbours.get(dst), Ethernet.ETHERTYPE_IPV4);
+        this.sendResolved = (frame, length, slot) -> {
+            writeEthernet(frame, 0, neighbours.mac(slot), Be.u8(frame, Ethernet.LENGTH) >>> 4 == 6);
             if (!loses()) send(frame, 0, length);
         };
         this.onFrame = length -> {
@@ -68,27 +78,15 @@ public final class FramePort implements Port {
         };
     }
 
-    /**
-     * A frame port on the given link.
-     *
-     * @param kind  qemu-listen (127.0.0.1:{@code port}, for qemu's {@code -netdev socket,connect=}), qemu-connect
-     *              (to qemu's {@code -netdev socket,listen=}), or tap ({@code device})
-     * @param mac   the port's MAC, or -1 for 02:00 and the IPv4 address
-     * @param loss  the share of RoCE packets dropped each way (0: none), drawn from {@code seed}
-     */
-    public static FramePort open(org.softrnic.emulator.link.LinkSpec link) throws IOException {
+    /** A frame port on a qemu-listen, qemu-connect or tap link. */
+    public static FramePort open(LinkSpec link) throws IOException {
         FrameEndpoint e = switch (link.kind()) {
             case QEMU_LISTEN -> QemuSocketEndpoint.listen(link.port());
             case QEMU_CONNECT -> QemuSocketEndpoint.connect(link.port());
             case TAP -> TapEndpoint.open(link.device());
             default -> throw new IllegalArgumentException("--link " + link.text() + " is not a frame link");
         };
-        return new FramePort(e, link.mac(), (Inet4Address) link.address(), link.prefix(), link.loss(), link.seed());
-    }
-
-    /** A locally administered unicast MAC from the address (02:00:a:b:c:d), unless one was given. */
-    private static long mac(long given, Inet4Address ip) {
-        return given >= 0 ? given : 0x0200_0000_0000L | Integer.toUnsignedLong(Ipv4.toInt(ip));
+        return new FramePort(e, link.mac(), link.address(), link.prefix(), link.loss(), link.seed());
     }
 
     public long mac() {
@@ -98,10 +96,10 @@ public final class FramePort implements Port {
     /** RoCE packets dropped on purpose ({@code loss=}), both ways. */
     public long lost() { return lost; }
 
-    /** Frames received and sent, and ARP requests sent. */
+    /** Frames received and sent, and ARP requests or neighbour solicitations sent. */
     public long framesIn() { return framesIn; }
     public long framesOut() { return framesOut; }
-    public long arpRequests() { return arpRequests; }
+    public long solicitations() { return solicitations; }
 
     @Override
     public LinkProfile profile() {
@@ -124,35 +122,57 @@ public final class FramePort implements Port {
     public boolean transmit(PacketBuffer buffer, int offset, int length) {
         if (offset < Ethernet.LENGTH) throw new IllegalArgumentException("no room for the Ethernet header");
         MemorySegment s = buffer.segment;
-        int dst = Be.u32(s, offset + 16);
-        int nextHop = dst; // one link: every peer is on it (prefix used only to refuse others)
-        if (prefixMask != 0 && (dst & prefixMask) != (ip & prefixMask)) {
-            dropped++; // not on this link, and there is no router
+        boolean six = Be.u8(s, offset) >>> 4 == 6;
+        long dstHi = six ? Be.u64(s, offset + 24) : 0;
+        long dstLo = six ? Be.u64(s, offset + 32) : NeighbourTable.v4(Be.u32(s, offset + 16));
+        int slot = onLink(dstHi, dstLo) ? neighbours.slot(dstHi, dstLo) : -1;
+        if (slot < 0) {
+            dropped++; // not on this link and there is no router, or too many neighbours
             return false;
         }
-        Long peer = neighbours.get(nextHop);
         int frame = offset - Ethernet.LENGTH;
-        if (peer == null) {
+        long peer = neighbours.mac(slot);
+        if (peer == NeighbourTable.UNKNOWN) {
             long now = System.nanoTime();
-            unresolved.hold(s, frame, length + Ethernet.LENGTH, nextHop, now);
-            Long last = asked.get(nextHop);
-            if (last == null || now - last > 1_000_000_000L) {
-                asked.put(nextHop, now);
-                requestArp(nextHop);
-            }
+            unresolved.hold(s, frame, length + Ethernet.LENGTH, slot, now);
+            solicit(slot, now);
             return true; // on its way once the peer answers
         }
-        writeEthernet(s, frame, peer, Ethernet.ETHERTYPE_IPV4);
+        writeEthernet(s, frame, peer, six);
         if (loses()) return true; // gone on the wire, as far as the sender can tell
         return send(s, frame, length + Ethernet.LENGTH);
     }
 
-    private void writeEthernet(MemorySegment s, long at, long dst, int etherType) {
-        Be.u16(s, at, (int) (dst >>> 32));
-        Be.u32(s, at + 2, (int) dst);
-        Be.u16(s, at + 6, (int) (mac >>> 32));
-        Be.u32(s, at + 8, (int) mac);
-        Be.u16(s, at + 12, etherType);
+    /** Same prefix as ours (link-local addresses always are). */
+    private boolean onLink(long hi, long lo) {
+        if (v6 != !NeighbourTable.isV4(hi, lo)) return false;
+        if (v6 && (hi >>> 54) == (0xfe80L >>> 6)) return true;
+        if (prefixBits <= 64) return prefixBits == 0 || (hi ^ ourHi) >>> (64 - prefixBits) == 0;
+        return hi == ourHi && (prefixBits == 128 ? lo == ourLo : (lo ^ ourLo) >>> (128 - prefixBits) == 0);
+    }
+
+    @Override
+    public void resolve(Gid dgid) {
+        byte[] g = dgid.raw();
+        long hi = Be.u64(MemorySegment.ofArray(g), 0);
+        long lo = Be.u64(MemorySegment.ofArray(g), 8);
+        if (!onLink(hi, lo)) return;
+        int slot = neighbours.slot(hi, lo);
+        if (slot >= 0 && neighbours.mac(slot) == NeighbourTable.UNKNOWN) solicit(slot, System.nanoTime());
+    }
+
+    /** Asks who has the slot's address: ARP for IPv4, a neighbour solicitation for IPv6; once a second at most. */
+    private void solicit(int slot, long now) {
+        if (!neighbours.mayAsk(slot, now)) return;
+        MemorySegment c = control.segment;
+        int n = v6 ? LinkControl.solicit(c, mac, ourHi, ourLo, neighbours.hi(slot), neighbours.lo(slot))
+                : LinkControl.arp(c, 1, mac, (int) ourLo, 0, (int) neighbours.lo(slot));
+        solicitations++;
+        send(c, 0, n);
+    }
+
+    private void writeEthernet(MemorySegment s, long at, long dst, boolean six) {
+        LinkControl.ethernet(s, at, dst, mac, six ? Ethernet.ETHERTYPE_IPV6 : Ethernet.ETHERTYPE_IPV4);
     }
 
     private boolean send(MemorySegment s, long at, int length) {
@@ -172,38 +192,6 @@ public final class FramePort implements Port {
         return false;
     }
 
-    @Override
-    public void resolve(org.softrnic.nic.qp.Gid dgid) {
-        if (!dgid.isIpv4Mapped()) return;
-        int target = (int) (dgid.raw()[12] & 0xff) << 24 | (dgid.raw()[13] & 0xff) << 16 | (dgid.raw()[14] & 0xff) << 8 | (dgid.raw()[15] & 0xff);
-        if (neighbours.get(target) != null || (prefixMask != 0 && (target & prefixMask) != (ip & prefixMask))) return;
-        asked.put(target, System.nanoTime());
-        requestArp(target);
-    }
-
-    private void requestArp(int target) {
-        MemorySegment a = arp.segment;
-        writeEthernet(a, 0, BROADCAST, Ethernet.ETHERTYPE_ARP);
-        writeArp(a, 1, 0, target);
-        arpRequests++;
-        send(a, 0, 42);
-    }
-
-    /** An ARP body at 14: {@code op} 1 request, 2 reply. */
-    private void writeArp(MemorySegment a, int op, long targetMac, int targetIp) {
-        Be.u16(a, 14, 1);
-        Be.u16(a, 16, 0x0800);
-        Be.u8(a, 18, 6);
-        Be.u8(a, 19, 4);
-        Be.u16(a, 20, op);
-        Be.u16(a, 22, (int) (mac >>> 32));
-        Be.u32(a, 24, (int) mac);
-        Be.u32(a, 28, ip);
-        Be.u16(a, 32, (int) (targetMac >>> 32));
-        Be.u32(a, 34, (int) targetMac);
-        Be.u32(a, 38, targetIp);
-    }
-
     // ---- receiving
 
     @Override
@@ -215,19 +203,29 @@ public final class FramePort implements Port {
 
     private void receive(Nic nic, int length) {
         MemorySegment s = rx.segment;
-        long src = (long) Be.u16(s, HEADROOM + 6) << 32 | Integer.toUnsignedLong(Be.u32(s, HEADROOM + 8));
+        long src = LinkControl.mac(s, HEADROOM + 6);
         int type = Be.u16(s, HEADROOM + 12);
-        if (type == Ethernet.ETHERTYPE_ARP && length >= 42) {
+        int ip = HEADROOM + Ethernet.LENGTH;
+        if (type == Ethernet.ETHERTYPE_ARP && length >= 42 && !v6) {
             answerArp(s, src);
-        } else if (type == Ethernet.ETHERTYPE_IPV4 && length >= Ethernet.LENGTH + 20) {
-            int ipAt = HEADROOM + Ethernet.LENGTH;
-            if (Be.u32(s, ipAt + 16) != ip) return; // not for us
-            learn(Be.u32(s, ipAt + 12), src);
+        } else if (type == Ethernet.ETHERTYPE_IPV4 && length >= Ethernet.LENGTH + 20 && !v6) {
+            if (NeighbourTable.v4(Be.u32(s, ip + 16)) != ourLo) return; // not for us
+            learn(0, NeighbourTable.v4(Be.u32(s, ip + 12)), src);
             if (loses()) return;
-            int total = Be.u16(s, ipAt + 2); // frames shorter than 60 bytes were padded: trust the IP length
-            nic.receive(rx, ipAt, Math.min(total, length - Ethernet.LENGTH));
+            int total = Be.u16(s, ip + 2); // frames shorter than 60 bytes were padded: trust the IP length
+            nic.receive(rx, ip, Math.min(total, length - Ethernet.LENGTH));
+        } else if (type == Ethernet.ETHERTYPE_IPV6 && length >= Ethernet.LENGTH + 40 && v6) {
+            int total = Math.min(40 + Be.u16(s, ip + 4), length - Ethernet.LENGTH);
+            if (Be.u8(s, ip + 6) == LinkControl.ICMPV6) {
+                neighbourDiscovery(s, ip, total - 40, src);
+                return;
+            }
+            if (Be.u64(s, ip + 24) != ourHi || Be.u64(s, ip + 32) != ourLo) return; // not for us
+            learn(Be.u64(s, ip + 8), Be.u64(s, ip + 16), src);
+            if (loses()) return;
+            nic.receive(rx, ip, total);
         }
-        // IPv6, LLDP and the rest: not ours
+        // the other family, LLDP and the rest: not ours
     }
 
     private void answerArp(MemorySegment s, long src) {
@@ -235,20 +233,41 @@ public final class FramePort implements Port {
         int op = Be.u16(s, base + 20);
         int senderIp = Be.u32(s, base + 28);
         int targetIp = Be.u32(s, base + 38);
-        if (senderIp != 0) learn(senderIp, src);
-        if (op == 1 && targetIp == ip) {
-            MemorySegment a = arp.segment;
-            writeEthernet(a, 0, src, Ethernet.ETHERTYPE_ARP);
-            writeArp(a, 2, src, senderIp);
-            send(a, 0, 42);
+        if (senderIp != 0) learn(0, NeighbourTable.v4(senderIp), src);
+        if (op == 1 && NeighbourTable.v4(targetIp) == ourLo) {
+            MemorySegment c = control.segment;
+            send(c, 0, LinkControl.arp(c, 2, mac, (int) ourLo, src, senderIp));
         }
     }
 
-    private void learn(int peerIp, long peerMac) {
-        Long known = neighbours.get(peerIp);
-        if (known != null && known == peerMac) return;
-        neighbours.put(peerIp, peerMac);
-        if (!unresolved.isEmpty()) unresolved.resolved(peerIp, sendResolved);
+    /** Solicitations for our address get an advertisement; advertisements and solicitations teach us MACs. */
+    private void neighbourDiscovery(MemorySegment s, int ip, int icmpLength, long src) {
+        int icmp = ip + 40;
+        if (icmpLength < 24 || Be.u8(s, ip + 7) != 255) return; // RFC 4861: hop limit 255, or it crossed a router
+        if (LinkControl.icmpv6Checksum(s, ip, icmpLength) != 0) return;
+        int type = Be.u8(s, icmp);
+        long targetHi = Be.u64(s, icmp + 8);
+        long targetLo = Be.u64(s, icmp + 16);
+        long srcHi = Be.u64(s, ip + 8);
+        long srcLo = Be.u64(s, ip + 16);
+        if (type == LinkControl.NS && targetHi == ourHi && targetLo == ourLo) {
+            if (srcHi == 0 && srcLo == 0) return; // duplicate address detection: not a neighbour yet
+            long from = LinkControl.ndOption(s, icmp, icmpLength, LinkControl.OPT_SLLA);
+            long to = from >= 0 ? from : src;
+            learn(srcHi, srcLo, to);
+            MemorySegment c = control.segment;
+            send(c, 0, LinkControl.advertise(c, mac, ourHi, ourLo, to, srcHi, srcLo));
+        } else if (type == LinkControl.NA) {
+            long target = LinkControl.ndOption(s, icmp, icmpLength, LinkControl.OPT_TLLA);
+            learn(targetHi, targetLo, target >= 0 ? target : src);
+        }
+    }
+
+    private void learn(long hi, long lo, long peerMac) {
+        int slot = neighbours.slot(hi, lo);
+        if (slot < 0 || neighbours.mac(slot) == peerMac) return;
+        neighbours.learn(hi, lo, peerMac);
+        if (!unresolved.isEmpty()) unresolved.resolved(slot, sendResolved);
     }
 
     @Override

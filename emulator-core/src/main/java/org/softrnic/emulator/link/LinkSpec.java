@@ -11,6 +11,7 @@ import org.softrnic.wire.frame.Udp;
  * <li>{@code qemu-listen:PORT,ip=A/N[,mac=M]} and {@code qemu-connect:PORT,ip=A/N[,mac=M]}: the frame port on
  * qemu's socket netdev at 127.0.0.1:PORT, softrnic listening or connecting, owning address A/N;</li>
  * <li>{@code tap:IFNAME,ip=A/N[,mac=M]}: the frame port on a Linux TAP device.</li>
+ * <li>A frame port's address is IPv4 (ARP) or IPv6 (neighbour discovery).</li>
  * </ul>
  * A frame port also takes {@code loss=P[,seed=S]}: it drops that share of the RoCE packets each way.
  *
@@ -107,10 +108,11 @@ public record LinkSpec(String text, Kind kind, InetAddress address, int port, in
                     address = InetAddress.ofLiteral(ip[0]);
                     prefix = ip.length == 2 ? Integer.parseInt(ip[1]) : -1;
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("--link " + spec + ": ip=A/N needs an IPv4 address and a prefix length");
+                    throw new IllegalArgumentException("--link " + spec + ": ip=A/N needs an IP address and a prefix length");
                 }
-                if (!(address instanceof java.net.Inet4Address) || prefix < 1 || prefix > 32) {
-                    throw new IllegalArgumentException("--link " + spec + ": ip=A/N needs an IPv4 address and a prefix length 1..32");
+                int max = address instanceof java.net.Inet4Address ? 32 : 128;
+                if (prefix < 1 || prefix > max) {
+                    throw new IllegalArgumentException("--link " + spec + ": ip=A/N needs a prefix length 1.." + max + " for " + ip[0]);
                 }
             } else if (p.startsWith("mac=")) {
                 String hex = p.substring(4).replace(":", "");

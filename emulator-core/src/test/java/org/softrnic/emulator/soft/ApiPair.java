@@ -27,9 +27,10 @@ import org.softrnic.verbs.RdmaContext;
 final class ApiPair implements AutoCloseable {
     /**
      * UDP_INLINE: UDP with {@code progress: inline}, both devices driven by the test's thread. FRAMES: two frame
-     * ports on one qemu-style socket link (A listens, B connects), ARP included; FRAMES_LOSSY drops 5 % each way at A.
+     * ports on one qemu-style socket link (A listens, B connects), ARP included; FRAMES6 the same over IPv6 with
+     * neighbour discovery; FRAMES_LOSSY drops 5 % each way at A.
      */
-    enum Kind { THREADED, VIRTUAL, UDP, UDP_INLINE, FRAMES, FRAMES_LOSSY }
+    enum Kind { THREADED, VIRTUAL, UDP, UDP_INLINE, FRAMES, FRAMES6, FRAMES_LOSSY }
 
     /** The pair being tested, whose inline devices {@link #await} drives. */
     private static ApiPair current;
@@ -62,12 +63,15 @@ final class ApiPair implements AutoCloseable {
                 devA = fabric.add(config("pairA", "10.1.0.1", "inproc", faults, mtu).build());
                 devB = fabric.add(config("pairB", "10.1.0.2", "inproc", faults, mtu).build());
             }
-            case FRAMES, FRAMES_LOSSY -> {
+            case FRAMES, FRAMES6, FRAMES_LOSSY -> {
                 fabric = null;
                 int port = freePort();
                 String loss = kind == Kind.FRAMES_LOSSY ? ",loss=0.05,seed=3" : "";
-                devA = SoftRnic.open(config("pairA", "10.9.0.1", "qemu-listen:" + port + ",ip=10.9.0.1/24" + loss, faults, mtu).build());
-                devB = SoftRnic.open(config("pairB", "10.9.0.2", "qemu-connect:" + port + ",ip=10.9.0.2/24", faults, mtu).build());
+                String ipA = kind == Kind.FRAMES6 ? "fd00:5::1" : "10.9.0.1";
+                String ipB = kind == Kind.FRAMES6 ? "fd00:5::2" : "10.9.0.2";
+                String prefix = kind == Kind.FRAMES6 ? "/64" : "/24";
+                devA = SoftRnic.open(config("pairA", ipA, "qemu-listen:" + port + ",ip=" + ipA + prefix + loss, faults, mtu).build());
+                devB = SoftRnic.open(config("pairB", ipB, "qemu-connect:" + port + ",ip=" + ipB + prefix, faults, mtu).build());
             }
             default -> {
                 fabric = null;

@@ -32,6 +32,9 @@ import org.softrnic.verbs.RdmaContext;
  * source area and, in its second half, the areas the peer targets; the report is printed in perftest's formats.
  */
 final class Perftest {
+    /** How long a side with no close handshake waits for its peer to leave. */
+    private static final int LINGER_SECONDS = 15;
+
     private final PerftestOptions o;
     private final Runnable progress;
     private final PerftestReport report;
@@ -183,12 +186,18 @@ final class Perftest {
         return 0;
     }
 
-    /** write_lat: both write in turn, the server first; both print a row per size; no close: the tool just exits. */
+    /**
+     * write_lat: both write in turn, the server first; both print a row per size; no close handshake: the
+     * tool just exits. A NIC keeps answering until its QP is gone, so this side stays until the peer has
+     * closed the connection (its last write may still wait for an ACK, above all when -D timed the two ends
+     * apart).
+     */
     private int writeLat(Session ss) throws PerftestException {
         report.header();
         LatRun lat = lat(ss);
         for (int size : o.sizes()) report.latRow(lat.write(!o.client(), size), size);
         report.line();
+        ss.wire().lingerUntilClosed(LINGER_SECONDS);
         return 0;
     }
 

@@ -121,6 +121,27 @@ final class PerftestWire implements AutoCloseable {
         }
     }
 
+    /**
+     * Keeps the device answering until the peer closes the connection (or {@code seconds} pass): for a tool
+     * with no close handshake, whose peer may still wait for the ACK of its last request.
+     */
+    void lingerUntilClosed(int seconds) {
+        try {
+            socket.shutdownOutput(); // a softrnic peer lingering too sees EOF at once
+        } catch (IOException e) {
+            return;
+        }
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        byte[] one = new byte[1];
+        while (System.nanoTime() < end) {
+            try {
+                ToolSockets.readFully(in, one, progress);
+            } catch (IOException e) {
+                return; // EOF or reset: the peer is gone
+            }
+        }
+    }
+
     private void readFully(byte[] b) throws IOException {
         ToolSockets.readFully(in, b, progress);
     }

@@ -55,6 +55,8 @@ public final class RxeRun implements AutoCloseable {
         sh("ip", "netns", "add", name);
         sh("ip", "-n", name, "link", "set", "lo", "up");
         sh("ip", "netns", "exec", name, "ip", "tuntap", "add", "dev", "srtap0", "mode", "tap");
+        // no duplicate address detection on the link: a tentative link-local address sends no solicitations
+        sh("ip", "netns", "exec", name, "sysctl", "-qw", "net.ipv6.conf.srtap0.accept_dad=0");
         if (route == Route.UDP) {
             sh("ip", "-n", name, "link", "set", "srtap0", "address", HOST_MAC);
             sh("ip", "-n", name, "addr", "add", HOST_IP + "/24", "dev", "srtap0");

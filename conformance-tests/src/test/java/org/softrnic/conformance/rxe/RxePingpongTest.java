@@ -70,12 +70,13 @@ class RxePingpongTest {
     }
 
     /**
-     * RoCE over IPv6 (rxe's GID 2, softrnic's GID 1): on the frame and tap paths softrnic's frame port finds rxe
-     * and is found by neighbour discovery, which rxe's kernel checks.
+     * RoCE over IPv6 (rxe's GID 2, softrnic's GID 1): softrnic's frame port finds rxe and is found by neighbour
+     * discovery, which rxe's kernel checks. Not on the UDP path: rxe sends IPv6 UDP with a zero checksum
+     * (the ICRC covers the packet), which the kernel hands only to sockets with UDP_NO_CHECK6_RX set, and
+     * Java's DatagramChannel cannot set it.
      */
     @ParameterizedTest(name = "{1} path, IPv6: softrnic {2} ({0})")
-    @CsvSource({"ci, frames, client", "ci, frames, server", "full, tap, client", "full, tap, server", "full, udp, client",
-                "full, udp, server"})
+    @CsvSource({"ci, frames, client", "ci, frames, server", "full, tap, client", "full, tap, server"})
     void rcOverIpv6(String tier, String path, String softrnicRole) throws Exception {
         Interop.tier(tier);
         Path pcap = run(path, "rc", softrnicRole, 4096, 50, null, 1024, true);

@@ -1,0 +1,73 @@
+package org.softrnic.cli.demo;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.softrnic.nic.sim.LinkFaults;
+
+/**
+ * Plays one scenario on a fresh stage and tells it: the ladder of packets, then the completions each side
+ * polled, then the counters that moved. Everything comes from one seed, so the same options print the same.
+ */
+final class Demo {
+    /** What a played scenario left behind, for the ladder and the exports. */
+    record Played(Scenario scenario, DemoOptions options, List<WireStep> steps, List<DemoRig.Seen> completions,
+                  List<String> events, Map<String, Map<String, Long>> counters) {}
+
+    private Demo() {
+    }
+
+    static Played play(Scenario s, DemoOptions o) {
+        int size = o.sizeOr(s.defaultSize);
+        try (DemoRig rig = new DemoRig(o.seed(), o.mtu(), 2 * Math.max(size, 65536), s.cqe, s.startPsn())) {
+            if (o.loss() > 0) rig.simulation().faults(new LinkFaults(o.loss(), 0, 0, 1_000, 0));
+            int drop = o.drop() > 0 ? o.drop() : s.defaultDrop;
+            if (drop > 0) {
+                AtomicInteger n = new AtomicInteger();
+                rig.simulation().dropWhen(p -> n.incrementAndGet() == drop);
+            }
+            s.script.play(new Scenario.Stage(rig), o, size);
+            List<WireStep> steps = WireStep.of(rig.simulation().trace(), new String[] {"A", "B"});
+            return new Played(s, o, steps, List.copyOf(rig.completions), List.copyOf(rig.events),
+                    Map.of("A", moved(rig.a.device().counters()), "B", moved(rig.b.device().counters())));
+        }
+    }
+
+    private static Map<String, Long> moved(Map<String, Long> all) {
+        Map<String, Long> m = new java.util.LinkedHashMap<>();
+        all.forEach((k, v) -> {
+            if (v != 0) m.put(k, v);
+        });
+        return m;
+    }
+
+    static void print(Played p, PrintWriter out, boolean color) {
+        Scenario s = p.scenario();
+        out.printf("%s: %s%n", s.id, s.summary);
+        out.printf("RC, path MTU %d, seed %d%s%n%n", p.options().mtu().bytes, p.options().seed(),
+                p.options().loss() > 0 ? String.format(", %.1f %% loss", p.options().loss() * 100) : "");
+        LadderText ladder = new LadderText(out, color);
+        ladder.header("A " + DemoRig.A_IP, "B " + DemoRig.B_IP);
+        ladder.steps(p.steps());
+        out.println();
+        out.println("completions:");
+        if (p.completions().isEmpty()) out.println("  none");
+        for (DemoRig.Seen c : p.completions()) {
+            out.printf("  %s  %-22s %-14s wr_id %d  %d bytes%s%n", c.side(), c.wc().status.ibvName(), c.wc().opcode,
+                    c.wc().wrId, c.wc().byteLen, (c.wc().wcFlags & org.softrnic.nic.cq.WorkCompletion.WC_WITH_IMM) != 0
+                            ? String.format("  imm 0x%08x", c.wc().immData) : "");
+        }
+        if (!p.events().isEmpty()) {
+            out.println("asynchronous events:");
+            for (String e : p.events()) out.println("  " + e);
+        }
+        out.println("counters that moved:");
+        for (String side : new String[] {"A", "B"}) {
+            StringBuilder sb = new StringBuilder();
+            p.counters().get(side).forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+            out.printf("  %s%s%n", side, sb);
+        }
+        out.flush();
+    }
+}

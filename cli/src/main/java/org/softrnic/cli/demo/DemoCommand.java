@@ -1,0 +1,75 @@
+package org.softrnic.cli.demo;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.softrnic.cli.UserError;
+import org.softrnic.nic.qp.Mtu;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "demo", sortOptions = false,
+        description = "Two soft RNICs on the in-process fabric play a scenario, and the packets between them are drawn"
+                + " as a ladder: time runs down, each arrow a packet with its opcode, PSN and size, and a line on what it does.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  softrnic demo --list", "  softrnic demo write", "  softrnic demo multi-packet --mtu 1024 --size 5000",
+                "  softrnic demo loss --drop 4", "  softrnic demo write --loss 0.2 --seed 7"})
+public final class DemoCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "what to play; --list shows them")
+    String scenario;
+
+    @Option(names = "--list", description = "list the scenarios")
+    boolean list;
+
+    @Option(names = "--mtu", defaultValue = "1024", description = "path MTU: 256..4096 (default ${DEFAULT-VALUE})")
+    int mtu;
+
+    @Option(names = "--size", defaultValue = "0", description = "message size in bytes (default: the scenario's)")
+    int size;
+
+    @Option(names = "--loss", defaultValue = "0", paramLabel = "P", description = "drop each packet with probability P (0..1)")
+    double loss;
+
+    @Option(names = "--seed", defaultValue = "1", description = "where everything random comes from (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--drop", defaultValue = "0", paramLabel = "N", description = "drop the N-th packet on the wire")
+    int drop;
+
+    @Option(names = "--no-color", description = "no colour (also off when not on a terminal, or when NO_COLOR is set)")
+    boolean noColor;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        if (list || scenario == null) {
+            out.println("scenarios (softrnic demo SCENARIO):");
+            for (Scenario s : Scenario.values()) out.printf("  %-15s %s%n", s.id, s.summary);
+            out.flush();
+            return 0;
+        }
+        Scenario s = Scenario.byId(scenario);
+        if (s == null) throw new UserError("no scenario '" + scenario + "'; softrnic demo --list shows them");
+        Mtu m;
+        try {
+            m = Mtu.ofBytes(mtu);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--mtu: " + e.getMessage());
+        }
+        if (size < 0 || size > 1 << 24) throw new UserError("--size must be 1..16777216");
+        if (!(loss >= 0 && loss < 1)) throw new UserError("--loss must be at least 0 and below 1");
+        if (drop < 0) throw new UserError("--drop must be positive");
+        Demo.Played p = Demo.play(s, new DemoOptions(m, size, loss, seed, drop));
+        Demo.print(p, out, color());
+        return 0;
+    }
+
+    private boolean color() {
+        return !noColor && System.getenv("NO_COLOR") == null && System.console() != null && System.console().isTerminal();
+    }
+}

@@ -1,0 +1,27 @@
+package org.softrnic.cli.demo;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.softrnic.wire.packet.RocePacket;
+
+/** The extended headers a reader of the ladder needs, in a few words each. */
+final class HeaderFields {
+    private HeaderFields() {
+    }
+
+    static String of(RocePacket p) {
+        List<String> f = new ArrayList<>();
+        if (p.reth() != null) f.add(String.format("RETH va=0x%x rkey=0x%x len=%d", p.reth().va(), p.reth().rkey(), p.reth().dlen()));
+        if (p.atomicEth() != null) {
+            f.add(String.format("AtomicETH va=0x%x rkey=0x%x add/swap=%d compare=%d", p.atomicEth().va(), p.atomicEth().rkey(),
+                    p.atomicEth().swapAdd(), p.atomicEth().compare()));
+        }
+        if (p.aeth() != null) f.add(String.format("AETH %s MSN=%d", p.aeth().describe(), p.aeth().msn()));
+        if (p.atomicAckEth() != null) f.add("AtomicAckETH orig=" + p.atomicAckEth().orig());
+        if (p.immDt() != null) f.add(String.format("ImmDt 0x%08x", p.immDt().value()));
+        if (p.ieth() != null) f.add(String.format("IETH rkey=0x%x", p.ieth().rkey()));
+        if (p.deth() != null) f.add(String.format("DETH qkey=0x%x src_qp=0x%x", p.deth().qkey(), p.deth().sqpn()));
+        if (p.bth().ackReq()) f.add("AckReq");
+        return String.join("  ", f);
+    }
+}

@@ -1,0 +1,71 @@
+package org.softrnic.cli.demo;
+
+import java.io.PrintWriter;
+import java.util.List;
+import org.softrnic.wire.packet.RocePacket;
+
+/**
+ * The ladder diagram in text: time runs down, A on the left and B on the right, one arrow per packet with
+ * its opcode, PSN and size, the key header fields under it, and a line of explanation beside it. A lost
+ * packet's arrow stops in the middle with an X. ANSI colour only when asked for.
+ */
+final class LadderText {
+    static final int LANE = 66;
+    private final PrintWriter out;
+    private final boolean color;
+
+    LadderText(PrintWriter out, boolean color) {
+        this.out = out;
+        this.color = color;
+    }
+
+    void header(String left, String right) {
+        out.printf("%10s  %-" + (LANE + 2) + "s%s%n", "time (us)", left, right);
+    }
+
+    void steps(List<WireStep> steps) {
+        long t0 = steps.isEmpty() ? 0 : steps.getFirst().sentAt();
+        for (WireStep s : steps) step(s, t0);
+    }
+
+    private void step(WireStep s, long t0) {
+        RocePacket p = s.packet();
+        String label = p == null ? "not RoCE" : String.format("%s  PSN %d  %d B", name(p), p.bth().psn(), s.bytes().length);
+        boolean right = s.from().equals("A");
+        String arrow = arrow(label, right, s.dropped());
+        String paint = s.dropped() ? "31" : s.again() != null ? "33" : p != null && p.aeth() != null && p.aeth().type() != org.softrnic.wire.header.AethType.ACK ? "35" : "36";
+        out.printf("%10.3f  |%s|  %s%n", (s.sentAt() - t0) / 1000.0, color ? "\u001b[" + paint + "m" + arrow + "\u001b[0m" : arrow,
+                StepNotes.of(s));
+        String fields = p == null ? "" : HeaderFields.of(p);
+        if (!fields.isEmpty()) {
+            out.printf("%10s  |%s|%n", "", right ? pad("   " + fields, LANE) : padLeft(fields + "   ", LANE));
+        }
+    }
+
+    /** Opcodes without their transport prefix: the lane says RC or UD once, at the top. */
+    static String name(RocePacket p) {
+        String n = p.bth().opcode().name();
+        return n.substring(n.indexOf('_') + 1);
+    }
+
+    static String arrow(String label, boolean right, boolean dropped) {
+        String mid = " " + label + " ";
+        if (dropped) {
+            // the arrow gets halfway and stops
+            String part = right ? "----" + mid + "---X" : "X---" + mid + "----";
+            return right ? pad(part, LANE) : padLeft(part, LANE);
+        }
+        int dashes = LANE - mid.length() - 1;
+        int lead = 4;
+        return right ? "-".repeat(lead) + mid + "-".repeat(Math.max(1, dashes - lead)) + ">"
+                : "<" + "-".repeat(Math.max(1, dashes - lead)) + mid + "-".repeat(lead);
+    }
+
+    private static String pad(String s, int width) {
+        return s.length() >= width ? s.substring(0, width) : s + " ".repeat(width - s.length());
+    }
+
+    private static String padLeft(String s, int width) {
+        return s.length() >= width ? s.substring(s.length() - width) : " ".repeat(width - s.length()) + s;
+    }
+}

@@ -1,0 +1,153 @@
+package org.softrnic.cli.demo;
+
+import java.lang.foreign.ValueLayout;
+import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.nic.qp.SendFlags;
+import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.SendWr;
+
+/**
+ * The demo's scenarios: each posts a little work through the verbs and lets the fabric run. What they show
+ * comes from the packets themselves; a scenario only says what to do and, in one line, what to look for.
+ */
+enum Scenario {
+    SEND("send", "A SENDs a message into a receive B posted first", 64, 0, 64, (r, o, size) -> {
+        recv(r.b, size);
+        r.post(r.a, SendOpcode.SEND, size, 1);
+        r.run();
+    }),
+    WRITE("write", "A WRITEs into B's memory: B's CPU never hears of it", 64, 0, 64, (r, o, size) -> {
+        r.post(r.a, SendOpcode.RDMA_WRITE, size, 1);
+        r.run();
+    }),
+    WRITE_IMM("write-imm", "A WRITE with immediate data: the data lands, and B gets a completion with 4 bytes", 64, 0, 64, (r, o, size) -> {
+        recv(r.b, 0);
+        SendWr wr = r.request(r.a, SendOpcode.RDMA_WRITE_WITH_IMM, size, 1);
+        wr.immData = 0x1234abcd;
+        r.a.qp().postSend(wr);
+        r.run();
+    }),
+    READ("read", "A READs B's memory: the request is small, the data comes back as responses", 64, 0, 64, (r, o, size) -> {
+        r.post(r.a, SendOpcode.RDMA_READ, size, 1);
+        r.run();
+    }),
+    ATOMIC("atomic", "A fetch-and-adds 1, then compare-and-swaps, on 8 bytes of B's memory", 8, 0, 64, (r, o, size) -> {
+        r.b.mr().segment().set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 41);
+        SendWr add = r.request(r.a, SendOpcode.ATOMIC_FETCH_AND_ADD, 8, 1);
+        add.compareAdd = 1;
+        r.a.qp().postSend(add);
+        SendWr cas = r.request(r.a, SendOpcode.ATOMIC_CMP_AND_SWP, 8, 2);
+        cas.sgList[0].addr += 8;
+        cas.compareAdd = 42;
+        cas.swap = 7;
+        r.a.qp().postSend(cas);
+        r.run();
+    }),
+    MULTI_PACKET("multi-packet", "A WRITE larger than the path MTU goes out as FIRST, MIDDLE..., LAST", 3584, 0, 64, (r, o, size) -> {
+        r.post(r.a, SendOpcode.RDMA_WRITE, size, 1);
+        r.run();
+    }),
+    LOSS("loss", "the 3rd packet of a 6-packet WRITE is lost: B NAKs the gap and A goes back N", 6144, 3, 64, (r, o, size) -> {
+        r.post(r.a, SendOpcode.RDMA_WRITE, size, 1);
+        r.run();
+    }),
+    RNR("rnr", "A SENDs before B posted a receive: B answers RNR NAK, A waits and tries again", 64, 0, 64, (r, o, size) -> {
+        r.post(r.a, SendOpcode.SEND, size, 1);
+        r.runFor(1_000_000); // a millisecond: the first try and the RNR NAK
+        recv(r.b, size);
+        r.run();
+    }),
+    RKEY_VIOLATION("rkey-violation", "A WRITEs with a wrong rkey: B refuses, A's QP goes to the error state", 64, 0, 64, (r, o, size) -> {
+        SendWr wr = r.request(r.a, SendOpcode.RDMA_WRITE, size, 1);
+        wr.rkey ^= 0x100;
+        r.a.qp().postSend(wr);
+        r.run();
+    }),
+    PSN_WRAP("psn-wrap", "PSNs are 24 bits: a WRITE that starts at 16777214 goes on at 0", 4096, 0, 64, (r, o, size) -> {
+        r.post(r.a, SendOpcode.RDMA_WRITE, size, 1);
+        r.run();
+    }),
+    CQ_OVERFLOW("cq-overflow", "A's CQ holds 4 completions; 6 signalled WRITEs overflow it: IBV_EVENT_CQ_ERR", 64, 0, 4, (r, o, size) -> {
+        for (int i = 1; i <= 6; i++) r.post(r.a, SendOpcode.RDMA_WRITE, size, i);
+        r.run();
+    });
+
+    /** What a scenario does on the stage. */
+    @FunctionalInterface
+    interface Script {
+        void play(Stage stage, DemoOptions options, int size);
+    }
+
+    final String id;
+    final String summary;
+    final int defaultSize;
+    /** The packet this scenario drops by itself (1-based), unless --drop says another. */
+    final int defaultDrop;
+    final int cqe;
+    final Script script;
+
+    Scenario(String id, String summary, int defaultSize, int defaultDrop, int cqe, Script script) {
+        this.id = id;
+        this.summary = summary;
+        this.defaultSize = defaultSize;
+        this.defaultDrop = defaultDrop;
+        this.cqe = cqe;
+        this.script = script;
+    }
+
+    /** The PSN both sides start at. */
+    int startPsn() {
+        return this == PSN_WRAP ? 0xfffffe : 0;
+    }
+
+    static Scenario byId(String id) {
+        for (Scenario s : values()) if (s.id.equals(id)) return s;
+        return null;
+    }
+
+    private static void recv(DemoRig.Side side, int size) {
+        RecvWr wr = new RecvWr(1);
+        wr.wrId = 100;
+        wr.numSge = 1;
+        wr.sgList[0].set(side.mr().addr() + side.mr().length() / 2, Math.max(size, 1), side.mr().lkey());
+        side.qp().postRecv(wr);
+    }
+
+    /** The rig as a scenario sees it: post requests and run. */
+    static final class Stage {
+        final DemoRig.Side a;
+        final DemoRig.Side b;
+        private final DemoRig rig;
+
+        Stage(DemoRig rig) {
+            this.rig = rig;
+            this.a = rig.a;
+            this.b = rig.b;
+        }
+
+        /** A signalled request from {@code from}'s buffer at 0 to the other side's buffer at 0. */
+        SendWr request(DemoRig.Side from, SendOpcode op, int size, long wrId) {
+            DemoRig.Side to = from == a ? b : a;
+            SendWr wr = new SendWr(1).sge(from.mr().addr(), size, from.mr().lkey());
+            wr.opcode = op;
+            wr.wrId = wrId;
+            wr.sendFlags = SendFlags.SIGNALED;
+            wr.remoteAddr = to.mr().addr();
+            wr.rkey = to.mr().rkey();
+            return wr;
+        }
+
+        void post(DemoRig.Side from, SendOpcode op, int size, long wrId) {
+            from.qp().postSend(request(from, op, size, wrId));
+        }
+
+        void run() {
+            rig.run();
+        }
+
+        /** Runs {@code nanos} of virtual time only. */
+        void runFor(long nanos) {
+            rig.runFor(nanos);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package org.softrnic.cli.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Every scenario's ladder, in plain text with the default seed, against a golden copy in
+ * src/test/resources/demo. Memory addresses differ from run to run and are masked. To accept a deliberate
+ * change: -Dsoftrnic.golden.update=true, then read the diff.
+ */
+class DemoGoldenTest {
+    private static final Path GOLDEN = Path.of("src/test/resources/demo");
+
+    static String plain(Scenario s) {
+        StringWriter out = new StringWriter();
+        Demo.print(Demo.play(s, DemoOptions.DEFAULT), new PrintWriter(out), false);
+        return out.toString().replaceAll("va=0x[0-9a-f]+", "va=ADDR");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Scenario.class)
+    void theLadderIsTheGoldenOne(Scenario s) throws IOException {
+        String now = plain(s);
+        Path file = GOLDEN.resolve(s.id + ".txt");
+        if (Boolean.getBoolean("softrnic.golden.update")) Files.writeString(file, now);
+        assertEquals(Files.readString(file), now, "the " + s.id + " ladder changed; see the class comment to accept it");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Scenario.class)
+    void theSameSeedPlaysTheSameRun(Scenario s) {
+        assertEquals(plain(s), plain(s));
+    }
+
+    @org.junit.jupiter.api.Test
+    void theLossScenarioSendsAgainFromTheLostPsn() {
+        Demo.Played p = Demo.play(Scenario.LOSS, DemoOptions.DEFAULT);
+        List<WireStep> lost = p.steps().stream().filter(WireStep::dropped).toList();
+        assertEquals(1, lost.size());
+        int psn = lost.getFirst().packet().bth().psn();
+        List<Integer> again = p.steps().stream().filter(x -> x.again() != null).map(x -> x.packet().bth().psn()).toList();
+        assertEquals(List.of(psn, psn + 1, psn + 2, psn + 3), again, "go-back-N resends from the lost PSN to the end");
+        assertTrue(p.completions().stream().allMatch(c -> c.wc().status == org.softrnic.nic.cq.WcStatus.SUCCESS));
+    }
+}

@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
                 + " as a ladder: time runs down, each arrow a packet with its opcode, PSN and size, and a line on what it does.",
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic demo --list", "  softrnic demo write", "  softrnic demo multi-packet --mtu 1024 --size 5000",
-                "  softrnic demo loss --drop 4", "  softrnic demo write --loss 0.2 --seed 7"})
+                "  softrnic demo loss --drop 4", "  softrnic demo write --loss 0.2 --seed 7",
+                "  softrnic demo read --pcap read.pcap --svg read.svg"})
 public final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -44,8 +45,17 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--no-color", description = "no colour (also off when not on a terminal, or when NO_COLOR is set)")
     boolean noColor;
 
+    @Option(names = "--pcap", paramLabel = "FILE", description = "also write the packets as a capture Wireshark opens")
+    java.nio.file.Path pcap;
+
+    @Option(names = "--svg", paramLabel = "FILE", description = "also draw the ladder as an SVG picture")
+    java.nio.file.Path svg;
+
+    @Option(names = "--json", description = "print the event trace as JSON instead of the ladder")
+    boolean json;
+
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         PrintWriter out = spec.commandLine().getOut();
         if (list || scenario == null) {
             out.println("scenarios (softrnic demo SCENARIO):");
@@ -65,7 +75,11 @@ public final class DemoCommand implements Callable<Integer> {
         if (!(loss >= 0 && loss < 1)) throw new UserError("--loss must be at least 0 and below 1");
         if (drop < 0) throw new UserError("--drop must be positive");
         Demo.Played p = Demo.play(s, new DemoOptions(m, size, loss, seed, drop));
-        Demo.print(p, out, color());
+        if (json) out.println(DemoExports.json(p));
+        else Demo.print(p, out, color());
+        out.flush();
+        if (pcap != null) DemoExports.pcap(p, pcap);
+        if (svg != null) java.nio.file.Files.writeString(svg, DemoExports.svg(p));
         return 0;
     }
 

@@ -36,6 +36,8 @@ final class DemoRig implements AutoCloseable {
     record Seen(String side, WorkCompletion wc) {}
 
     private final Arena arena = Arena.ofShared();
+    /** What a scenario made besides the stage's own objects, closed first, last made first. */
+    private final List<AutoCloseable> extra = new ArrayList<>();
     private final SoftFabric fabric;
     final Side a;
     final Side b;
@@ -71,6 +73,11 @@ final class DemoRig implements AutoCloseable {
         attr.rqPsn = startPsn;
         attr.timeout = 10; // a 4 ms ACK timeout keeps the loss scenario's wait short (perftest's 14 is 67 ms)
         from.qp().modifyToRts(attr);
+    }
+
+    <T extends AutoCloseable> T keep(T c) {
+        extra.add(c);
+        return c;
     }
 
     SimFabric simulation() {
@@ -112,6 +119,13 @@ final class DemoRig implements AutoCloseable {
 
     @Override
     public void close() {
+        for (int i = extra.size() - 1; i >= 0; i--) {
+            try {
+                extra.get(i).close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
         for (Side s : new Side[] {a, b}) {
             s.qp().close();
             s.mr().close();

@@ -1,7 +1,15 @@
 package org.softrnic.cli.demo;
 
 import java.lang.foreign.ValueLayout;
+import org.softrnic.nic.mem.Access;
+import org.softrnic.nic.qp.AddressVector;
+import org.softrnic.nic.qp.QpAttr;
+import org.softrnic.nic.qp.QpCaps;
+import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.verbs.MemoryWindow;
+import org.softrnic.verbs.QpInitAttr;
+import org.softrnic.verbs.QueuePair;
 import org.softrnic.nic.qp.SendFlags;
 import org.softrnic.nic.qp.SendOpcode;
 import org.softrnic.verbs.SendWr;
@@ -67,6 +75,44 @@ enum Scenario {
         r.post(r.a, SendOpcode.RDMA_WRITE, size, 1);
         r.run();
     }),
+    UD("ud", "A sends a datagram to B's UD QP through an address handle: no connection, no ACK", 64, 0, 64, (r, o, size) -> {
+        QueuePair[] ud = r.udPair();
+        RecvWr wr = new RecvWr(1);
+        wr.wrId = 100;
+        wr.numSge = 1;
+        wr.sgList[0].set(r.b.mr().addr(), 40 + size, r.b.mr().lkey()); // room for the 40-byte GRH in front
+        ud[1].postRecv(wr);
+        SendWr send = r.request(r.a, SendOpcode.SEND, size, 1);
+        send.ah = r.keep(r.a.pd().createAh(AddressVector.to(r.b.ctx().queryGid(1, 0))));
+        send.remoteQpn = ud[1].qpn();
+        send.remoteQkey = Stage.QKEY;
+        ud[0].postSend(send);
+        r.run();
+    }),
+    MW("mw", "B binds a memory window over 4 KiB of its region; A WRITEs inside it, then one byte past its end", 64, 0, 64, (r, o, size) -> {
+        MemoryWindow mw = r.keep(r.b.pd().allocMw(2));
+        SendWr bind = new SendWr(0);
+        bind.opcode = SendOpcode.BIND_MW;
+        bind.wrId = 50;
+        bind.sendFlags = SendFlags.SIGNALED;
+        bind.bindMw = mw;
+        bind.bindRkey = (mw.rkey() & ~0xff) | ((mw.rkey() + 1) & 0xff); // ibv_inc_rkey: a new key for each bind
+        bind.bindMr = r.b.mr();
+        bind.bindAddr = r.b.mr().addr() + 4096;
+        bind.bindLength = 4096;
+        bind.bindAccess = Access.REMOTE_WRITE;
+        r.b.qp().postSend(bind);
+        SendWr in = r.request(r.a, SendOpcode.RDMA_WRITE, size, 1);
+        in.remoteAddr = bind.bindAddr;
+        in.rkey = bind.bindRkey;
+        r.a.qp().postSend(in);
+        r.run();
+        SendWr past = r.request(r.a, SendOpcode.RDMA_WRITE, size, 2);
+        past.remoteAddr = bind.bindAddr + 4096 - size + 1;
+        past.rkey = bind.bindRkey;
+        r.a.qp().postSend(past);
+        r.run();
+    }),
     CQ_OVERFLOW("cq-overflow", "A's CQ holds 4 completions; 6 signalled WRITEs overflow it: IBV_EVENT_CQ_ERR", 64, 0, 4, (r, o, size) -> {
         for (int i = 1; i <= 6; i++) r.post(r.a, SendOpcode.RDMA_WRITE, size, i);
         r.run();
@@ -113,8 +159,15 @@ enum Scenario {
         side.qp().postRecv(wr);
     }
 
+    /** The transport the scenario shows. */
+    String transport() {
+        return this == UD ? "UD" : "RC";
+    }
+
     /** The rig as a scenario sees it: post requests and run. */
     static final class Stage {
+        static final int QKEY = 0x11111111;
+
         final DemoRig.Side a;
         final DemoRig.Side b;
         private final DemoRig rig;
@@ -143,6 +196,23 @@ enum Scenario {
 
         void run() {
             rig.run();
+        }
+
+        <T extends AutoCloseable> T keep(T c) {
+            return rig.keep(c);
+        }
+
+        /** A UD QP on each side, ready to send and receive with {@link #QKEY}. */
+        QueuePair[] udPair() {
+            QueuePair[] ud = new QueuePair[2];
+            DemoRig.Side[] sides = {a, b};
+            for (int i = 0; i < 2; i++) {
+                ud[i] = keep(sides[i].pd().createQp(new QpInitAttr(QpType.UD, sides[i].cq(), sides[i].cq(), null, QpCaps.of(8, 8), false)));
+                QpAttr attr = new QpAttr();
+                attr.qkey = QKEY;
+                ud[i].modifyToRts(attr);
+            }
+            return ud;
         }
 
         /** Runs {@code nanos} of virtual time only. */

@@ -16,6 +16,7 @@ final class StepNotes {
         RocePacket p = s.packet();
         if (p == null) return "not a RoCE packet";
         String note = base(s, p);
+        if (p.bth().opcode().transport() == org.softrnic.wire.Transport.UD) note += "; UD sends no ACK back: nothing tells the sender it arrived";
         if (s.again() != null) note = s.again().words + ": " + note;
         if (s.dropped()) note = note + "; LOST on the wire";
         return note;

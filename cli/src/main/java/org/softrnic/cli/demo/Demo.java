@@ -47,7 +47,7 @@ final class Demo {
         out.printf("%s: %s%n", s.id, s.summary);
         out.printf("%s, path MTU %d, seed %d%s%n%n", s.transport(), p.options().mtu().bytes, p.options().seed(),
                 p.options().loss() > 0 ? String.format(", %.1f %% loss", p.options().loss() * 100) : "");
-        LadderText ladder = new LadderText(out, color);
+        LadderText ladder = new LadderText(out, color, "A");
         ladder.header("A " + DemoRig.A_IP, "B " + DemoRig.B_IP);
         ladder.steps(p.steps());
         out.println();

@@ -83,43 +83,7 @@ final class DemoExports {
     }
 
     static String svg(Demo.Played p) {
-        int left = 120;
-        int right = 620;
-        int row = 34;
-        int top = 70;
-        int height = top + row * p.steps().size() + 40;
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1200\" height=\"%d\" font-family=\"monospace\" font-size=\"12\">%n", height));
-        sb.append("<defs><marker id=\"head\" markerWidth=\"10\" markerHeight=\"7\" refX=\"10\" refY=\"3.5\" orient=\"auto\">"
-                + "<polygon points=\"0 0, 10 3.5, 0 7\"/></marker></defs>\n");
-        sb.append(String.format("<text x=\"10\" y=\"20\" font-weight=\"bold\">%s</text>%n", xml(p.scenario().id + ": " + p.scenario().summary)));
-        sb.append(String.format("<text x=\"%d\" y=\"50\" text-anchor=\"middle\">A %s</text>%n", left, DemoRig.A_IP));
-        sb.append(String.format("<text x=\"%d\" y=\"50\" text-anchor=\"middle\">B %s</text>%n", right, DemoRig.B_IP));
-        sb.append(String.format("<line x1=\"%d\" y1=\"58\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>%n", left, left, height - 20));
-        sb.append(String.format("<line x1=\"%d\" y1=\"58\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>%n", right, right, height - 20));
-        int y = top;
-        long t0 = p.steps().isEmpty() ? 0 : p.steps().getFirst().sentAt();
-        for (WireStep s : p.steps()) {
-            boolean toB = s.from().equals("A");
-            int x1 = toB ? left : right;
-            int x2 = s.dropped() ? (left + right) / 2 : toB ? right : left;
-            String colour = s.dropped() ? "#c00" : s.again() != null ? "#b70" : "#036";
-            String label = s.packet() == null ? "not RoCE"
-                    : LadderText.name(s.packet()) + "  PSN " + s.packet().bth().psn() + "  " + s.bytes().length + " B";
-            sb.append(String.format("<text x=\"10\" y=\"%d\">%.3f us</text>%n", y + 4, (s.sentAt() - t0) / 1000.0));
-            sb.append(String.format("<line class=\"packet\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
-                    x1, y, x2, y + row - 14, colour, s.dropped() ? "" : " marker-end=\"url(#head)\""));
-            if (s.dropped()) sb.append(String.format("<text x=\"%d\" y=\"%d\" fill=\"#c00\" font-weight=\"bold\">X</text>%n", x2 - 4, y + row - 10));
-            sb.append(String.format("<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"%s\">%s</text>%n", (left + right) / 2, y + 4,
-                    colour, xml(label)));
-            sb.append(String.format("<text x=\"%d\" y=\"%d\" fill=\"#444\">%s</text>%n", right + 20, y + 10, xml(StepNotes.of(s))));
-            y += row;
-        }
-        sb.append("</svg>\n");
-        return sb.toString();
+        return LadderSvg.render(p.scenario().id + ": " + p.scenario().summary, "A", "A " + DemoRig.A_IP, "B " + DemoRig.B_IP, p.steps());
     }
 
-    private static String xml(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-    }
 }

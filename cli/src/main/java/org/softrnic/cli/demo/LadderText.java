@@ -13,14 +13,17 @@ final class LadderText {
     static final int LANE = 66;
     private final PrintWriter out;
     private final boolean color;
+    /** The sender drawn on the left: its packets point right. */
+    private final String left;
 
-    LadderText(PrintWriter out, boolean color) {
+    LadderText(PrintWriter out, boolean color, String left) {
         this.out = out;
         this.color = color;
+        this.left = left;
     }
 
-    void header(String left, String right) {
-        out.printf("%10s  %-" + (LANE + 2) + "s%s%n", "time (us)", left, right);
+    void header(String leftLabel, String rightLabel) {
+        out.printf("%12s  %-" + (LANE + 2) + "s%s%n", "time (us)", leftLabel, rightLabel);
     }
 
     void steps(List<WireStep> steps) {
@@ -31,14 +34,14 @@ final class LadderText {
     private void step(WireStep s, long t0) {
         RocePacket p = s.packet();
         String label = p == null ? "not RoCE" : String.format("%s  PSN %d  %d B", name(p), p.bth().psn(), s.bytes().length);
-        boolean right = s.from().equals("A");
+        boolean right = s.from().equals(left);
         String arrow = arrow(label, right, s.dropped());
         String paint = s.dropped() ? "31" : s.again() != null ? "33" : p != null && p.aeth() != null && p.aeth().type() != org.softrnic.wire.header.AethType.ACK ? "35" : "36";
-        out.printf("%10.3f  |%s|  %s%n", (s.sentAt() - t0) / 1000.0, color ? "\u001b[" + paint + "m" + arrow + "\u001b[0m" : arrow,
+        out.printf("%12.3f  |%s|  %s%n", (s.sentAt() - t0) / 1000.0, color ? "\u001b[" + paint + "m" + arrow + "\u001b[0m" : arrow,
                 StepNotes.of(s));
         String fields = p == null ? "" : HeaderFields.of(p);
         if (!fields.isEmpty()) {
-            out.printf("%10s  |%s|%n", "", right ? pad("   " + fields, LANE) : padLeft(fields + "   ", LANE));
+            out.printf("%12s  |%s|%n", "", right ? pad("   " + fields, LANE) : padLeft(fields + "   ", LANE));
         }
     }
 

@@ -30,16 +30,56 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
     /** The traced packets of a run, decoded, with retransmissions marked. */
     static List<WireStep> of(List<SimFabric.Packet> trace, String[] names) {
         FrameCodec codec = new FrameCodec();
-        Set<String> seen = new HashSet<>();
+        Marker marker = new Marker();
         List<WireStep> steps = new ArrayList<>();
-        // the last NAK each side received: it says why that side sends again
-        java.util.Map<String, org.softrnic.wire.header.AethType> lastNak = new java.util.HashMap<>();
         for (SimFabric.Packet p : trace) {
             if (p.duplicate()) continue; // the link's own copy of a packet already shown
-            DecodedFrame d = codec.decodeIp(p.bytes(), 0);
-            RocePacket rp = d.packet();
-            String from = names[p.from()];
-            String to = names[1 - p.from()];
+            RocePacket rp = codec.decodeIp(p.bytes(), 0).packet();
+            steps.add(marker.step(p.sentAt(), names[p.from()], names[1 - p.from()], p.bytes(), rp, p.dropped()));
+        }
+        return steps;
+    }
+
+    /**
+     * The RoCE packets of a capture between its first two hosts (named by address), in order; everything
+     * else (ARP, TCP, other hosts) left out. Nothing in a capture says a packet was lost.
+     */
+    static List<WireStep> ofCapture(List<org.softrnic.wire.pcap.CapturedFrame> frames) {
+        org.softrnic.wire.pcap.CaptureDecoder decoder = new org.softrnic.wire.pcap.CaptureDecoder();
+        Marker marker = new Marker();
+        List<WireStep> steps = new ArrayList<>();
+        String a = null;
+        String b = null;
+        for (org.softrnic.wire.pcap.CapturedFrame f : frames) {
+            DecodedFrame d = decoder.decode(f);
+            if (d.packet() == null || d.ip() == null) continue;
+            String from = d.ip().src().getHostAddress();
+            String to = d.ip().dst().getHostAddress();
+            if (a == null) {
+                a = from;
+                b = to;
+            }
+            if (!(from.equals(a) && to.equals(b)) && !(from.equals(b) && to.equals(a))) continue;
+            byte[] ip = ipBytes(f, d);
+            steps.add(marker.step(f.timestampNanos(), from, to, ip, d.packet(), false));
+        }
+        return steps;
+    }
+
+    /** The captured packet from its IP header on (the ladder counts IP bytes, as the demo's own trace does). */
+    private static byte[] ipBytes(org.softrnic.wire.pcap.CapturedFrame f, DecodedFrame d) {
+        int ipLength = d.ip().version() == 4 ? 20 + d.udp().length() : 40 + d.udp().length();
+        byte[] data = f.data();
+        int start = Math.max(0, data.length - d.trailer().length - ipLength);
+        return java.util.Arrays.copyOfRange(data, start, start + ipLength);
+    }
+
+    /** Tells first sendings from repeats, and a repeat's reason from the last NAK its sender received. */
+    private static final class Marker {
+        private final Set<String> seen = new HashSet<>();
+        private final java.util.Map<String, org.softrnic.wire.header.AethType> lastNak = new java.util.HashMap<>();
+
+        WireStep step(long at, String from, String to, byte[] bytes, RocePacket rp, boolean dropped) {
             Again again = null;
             if (rp != null && rp.bth().opcode().opClass.request
                     && !seen.add(from + "/" + rp.bth().opcode() + "/" + rp.bth().psn())) {
@@ -47,12 +87,11 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
                 again = nak == org.softrnic.wire.header.AethType.RNR_NAK ? Again.RNR
                         : nak == org.softrnic.wire.header.AethType.NAK ? Again.GO_BACK_N : Again.TIMEOUT;
             }
-            if (rp != null && rp.aeth() != null && !p.dropped()) {
+            if (rp != null && rp.aeth() != null && !dropped) {
                 var type = rp.aeth().type();
                 lastNak.put(to, type == org.softrnic.wire.header.AethType.ACK ? lastNak.get(to) : type);
             }
-            steps.add(new WireStep(p.sentAt(), from, to, p.bytes(), rp, p.dropped(), again));
+            return new WireStep(at, from, to, bytes, rp, dropped, again);
         }
-        return steps;
     }
 }

@@ -1,0 +1,62 @@
+package org.softrnic.cli.demo;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.softrnic.cli.UserError;
+import org.softrnic.wire.pcap.PcapFormatException;
+import org.softrnic.wire.pcap.PcapReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "ladder", sortOptions = false,
+        description = "Draw the RoCE packets of a capture (softrnic's, rxe's, anyone's) as a ladder: the first two hosts"
+                + " that exchange RoCEv2 are the two lanes, each packet an arrow with a line on what it does.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  softrnic ladder samples/netns_minipeer.pcap", "  softrnic ladder run.pcap --svg run.svg"})
+public final class LadderCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "a pcap or pcapng capture")
+    Path file;
+
+    @Option(names = "--svg", paramLabel = "OUT", description = "also draw the ladder as an SVG picture")
+    Path svg;
+
+    @Option(names = "--no-color", description = "no colour (also off when not on a terminal, or when NO_COLOR is set)")
+    boolean noColor;
+
+    @Override
+    public Integer call() throws IOException {
+        List<WireStep> steps;
+        try {
+            steps = WireStep.ofCapture(PcapReader.read(file));
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new UserError(file + ": no such file");
+        } catch (PcapFormatException e) {
+            throw new UserError(file + ": " + e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (steps.isEmpty()) {
+            out.println(file + ": no RoCEv2 packets");
+            out.flush();
+            return 0;
+        }
+        String left = steps.getFirst().from();
+        String right = steps.getFirst().to();
+        boolean color = !noColor && System.getenv("NO_COLOR") == null && System.console() != null && System.console().isTerminal();
+        LadderText ladder = new LadderText(out, color, left);
+        ladder.header(left, right);
+        ladder.steps(steps);
+        out.flush();
+        if (svg != null) Files.writeString(svg, LadderSvg.render(file.getFileName().toString(), left, left, right, steps));
+        return 0;
+    }
+}

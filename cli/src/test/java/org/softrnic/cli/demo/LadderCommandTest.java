@@ -1,0 +1,45 @@
+package org.softrnic.cli.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.softrnic.cli.Main;
+
+/** `softrnic ladder` on a real rxe capture: every RoCE packet between the two hosts is an arrow, the rest left out. */
+class LadderCommandTest {
+    private static final Path SAMPLE = Path.of("../samples/netns_minipeer.pcap");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void rxesOwnCaptureBecomesALadder() throws Exception {
+        StringWriter out = new StringWriter();
+        Path svg = dir.resolve("l.svg");
+        int rc = Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "ladder", SAMPLE.toString(), "--svg", svg.toString());
+        assertEquals(0, rc);
+        String text = out.toString();
+        long arrows = text.lines().filter(l -> l.contains("->|") || l.contains("|<-") || l.contains("---X") || l.contains("X---")).count();
+        // the sample holds 41 frames: ARP and TCP besides RoCE, whose last frame is truncated (not RoCE)
+        long roce = WireStep.ofCapture(org.softrnic.wire.pcap.PcapReader.read(SAMPLE)).size();
+        assertEquals(roce, arrows, text);
+        assertTrue(text.startsWith("   time (us)  192.0.2.100"), text);
+        assertTrue(text.contains("sent again: no ACK came before the timeout"), "rxe's own retransmission in the sample:\n" + text);
+        String picture = Files.readString(svg);
+        assertEquals(roce, picture.split("class=\"packet\"", -1).length - 1);
+    }
+
+    @Test
+    void aMissingFileIsOneLineAndExitTwo() {
+        StringWriter err = new StringWriter();
+        assertEquals(Main.EXIT_USAGE, Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "ladder", "no/such.pcap"));
+        assertTrue(err.toString().contains("no/such.pcap: no such file"), err.toString());
+        assertEquals(1, err.toString().lines().count());
+    }
+}

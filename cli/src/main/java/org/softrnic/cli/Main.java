@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 
 @Command(name = "softrnic", mixinStandardHelpOptions = true, version = "softrnic 0.1.0",
         description = "A software RDMA NIC that speaks RoCEv2 byte-exact with Linux rxe.",
-        subcommands = {DecodeCommand.class, org.softrnic.cli.demo.DemoCommand.class, org.softrnic.cli.demo.LadderCommand.class, PerfCommand.class, org.softrnic.cli.pingpong.PingpongCommand.class, org.softrnic.cli.perftest.PerftestCommand.class, AutoComplete.GenerateCompletion.class},
+        subcommands = {DecodeCommand.class, org.softrnic.cli.demo.DemoCommand.class, org.softrnic.cli.demo.LadderCommand.class, org.softrnic.cli.explain.ExplainCommand.class, PerfCommand.class, org.softrnic.cli.pingpong.PingpongCommand.class, org.softrnic.cli.perftest.PerftestCommand.class, AutoComplete.GenerateCompletion.class},
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic decode samples/netns_minipeer.pcap",
                 "  softrnic decode --json --explain capture.pcap",

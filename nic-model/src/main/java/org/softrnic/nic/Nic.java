@@ -502,7 +502,16 @@ public final class Nic {
 
     /** One received IP packet (IPv4 or IPv6 header first). */
     public void receive(PacketBuffer buffer, int offset, int length) {
+        if (receiveTap != null) receiveTap.transmit(buffer, offset, length);
         engine.receive(buffer, offset, length);
+    }
+
+    private PacketSink receiveTap;
+
+    /** Shows every packet received to {@code in}, and every packet sent to {@code out}, first (a trace); null for none. */
+    public void tap(PacketSink in, PacketSink out) {
+        this.receiveTap = in;
+        engine.transmitTap(out);
     }
 
     public long nextDeadline() {

@@ -21,8 +21,11 @@ public final class ToolDevice {
     private ToolDevice() {
     }
 
-    /** Opens the device on {@code link} (udp:ADDR[:PORT] or a frame port), runs {@code body}, closes it. */
-    public static int run(String command, String device, String link, Body body) throws Exception {
+    /**
+     * Opens the device on {@code link} (udp:ADDR[:PORT] or a frame port), runs {@code body}, closes it;
+     * {@code trace}, when not null, records every packet it sends and receives.
+     */
+    public static int run(String command, String device, String link, java.nio.file.Path trace, Body body) throws Exception {
         LinkSpec spec;
         try {
             spec = LinkSpec.parse(link);
@@ -36,7 +39,7 @@ public final class ToolDevice {
         SoftRnicConfig config = SoftRnicConfig.builder().name(device).gid(linkLocal(spec.address().getAddress()))
                 .gid(spec.address().getHostAddress()).mtu(4096).link(link)
                 // keys unlike any other run's, as a real device's are (a fixed seed is for replaying a model run)
-                .seed(System.nanoTime() ^ ProcessHandle.current().pid() << 32).udpPort(spec.frames() ? 4791 : spec.port())
+                .seed(System.nanoTime() ^ ProcessHandle.current().pid() << 32).trace(trace == null ? null : trace.toString()).udpPort(spec.frames() ? 4791 : spec.port())
                 .progress("inline").build();
         try (SoftRnic dev = SoftRnic.open(config); RdmaContext ctx = dev.open()) {
             int status = body.run(ctx, dev::progress);

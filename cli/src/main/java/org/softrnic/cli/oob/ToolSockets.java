@@ -43,6 +43,30 @@ public final class ToolSockets {
         }
     }
 
+    /** A first step on a fresh connection. */
+    @FunctionalInterface
+    public interface Start<T> {
+        T on(Socket s) throws IOException;
+    }
+
+    /**
+     * Connects and takes the exchange's first step; a peer still coming up can fail it (its neighbour entry
+     * flapping, or qemu's forwarder accepting before the guest listens), and as nothing was agreed yet, this
+     * closes the socket and tries again until {@code endNanos}. The step owns the socket once it succeeds.
+     */
+    public static <T> T connectAndStart(InetSocketAddress to, long endNanos, Start<T> first) throws IOException {
+        while (true) {
+            Socket s = connect(to, endNanos);
+            try {
+                return first.on(s);
+            } catch (IOException e) {
+                s.close();
+                if (System.nanoTime() > endNanos) throw e;
+                pause();
+            }
+        }
+    }
+
     /** Accepts one client on every address at {@code port}, running {@code progress} while it waits. */
     public static Socket accept(int port, Runnable progress) throws IOException {
         try (ServerSocket listener = new ServerSocket()) {

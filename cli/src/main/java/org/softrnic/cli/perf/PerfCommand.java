@@ -80,6 +80,10 @@ public final class PerfCommand implements Callable<Integer> {
             + " (needs --link udp:ADDR[:PORT] for this side, the same PORT as the server's)")
     String connect;
 
+    @Option(names = "--trace", paramLabel = "FILE.pcap", description = "record every packet of this process's client device"
+            + " (both directions) to a capture; softrnic ladder draws it")
+    java.nio.file.Path trace;
+
     @Option(names = "--oob-port", paramLabel = "P", defaultValue = "18515",
             description = "TCP port of the out-of-band exchange, as perftest's (default: ${DEFAULT-VALUE})")
     int oobPort;
@@ -98,7 +102,8 @@ public final class PerfCommand implements Callable<Integer> {
         if (server && connect != null) throw new UserError("--server and --connect exclude each other");
         if (oobPort < 1 || oobPort > 65535) throw new UserError("--oob-port must be 1..65535, not " + oobPort);
         try {
-            o = new PerfOptions(operation, link, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth, progress);
+            o = new PerfOptions(operation, link, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth, progress,
+                    trace == null ? null : trace.toString());
             if ((server || connect != null) && loss > 0) throw new UserError("--loss injects faults on the in-process fabric only");
             if (server) return serve(o, out);
             r = connect != null

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.foreign.Arena;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -65,9 +64,8 @@ final class Perftest {
     int run(RdmaContext ctx) throws IOException {
         boolean client = o.client();
         if (!client) report.waiting();
-        try (Socket s = client ? connect() : ToolSockets.accept(o.port(), progress);
-             PerftestWire wire = new PerftestWire(s, client, progress)) {
-            wire.exchangeVersion();
+        try (PerftestWire wire = client ? connect() : new PerftestWire(ToolSockets.accept(o.port(), progress), false, progress)) {
+            if (!client) wire.exchangeVersion();
             wire.exchangeSysData();
             Mtu mine = o.mtu() != null ? o.mtu() : ctx.queryPort(1).activeMtu();
             Mtu mtu = Mtu.values()[wire.exchangeMtu(mine.ordinal() + 1) - 1];
@@ -285,8 +283,13 @@ final class Perftest {
                 | QpAttrMask.MAX_QP_RD_ATOMIC);
     }
 
-    private Socket connect() throws IOException {
-        return ToolSockets.connect(new InetSocketAddress(ToolSockets.address(o.server()), o.port()),
-                System.nanoTime() + o.waitSeconds() * 1_000_000_000L);
+    /** The client's connection, once the versions are exchanged (retried while --wait lasts). */
+    private PerftestWire connect() throws IOException {
+        return ToolSockets.connectAndStart(new InetSocketAddress(ToolSockets.address(o.server()), o.port()),
+                System.nanoTime() + o.waitSeconds() * 1_000_000_000L, s -> {
+                    PerftestWire w = new PerftestWire(s, true, progress);
+                    w.exchangeVersion();
+                    return w;
+                });
     }
 }

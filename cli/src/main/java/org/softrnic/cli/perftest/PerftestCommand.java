@@ -73,6 +73,10 @@ public final class PerftestCommand implements Callable<Integer> {
             description = "run for SEC seconds instead of -n iterations; the middle half is measured")
     int duration;
 
+    @Option(names = "--trace", paramLabel = "FILE.pcap", description = "record every packet sent and received to a capture;"
+            + " softrnic ladder draws it")
+    java.nio.file.Path trace;
+
     @Option(names = "--wait", paramLabel = "S", defaultValue = "0", description = "client: keep trying to reach the server for S seconds")
     int waitSeconds;
 
@@ -114,6 +118,6 @@ public final class PerftestCommand implements Callable<Integer> {
         int mod = cqMod > 0 ? cqMod : s > PerftestOptions.CQ_MOD_LIMIT && !all ? 1 : PerftestOptions.DEFAULT_CQ_MOD;
         PerftestOptions o = new PerftestOptions(t, server, port, s, n, gidIndex, depth, device, waitSeconds, pathMtu, atomic,
                 Math.min(mod, depth), qps, all, duration, duration / 4);
-        return ToolDevice.run("perftest", device, link, (ctx, progress) -> new Perftest(o, spec.commandLine().getOut(), progress).run(ctx));
+        return ToolDevice.run("perftest", device, link, trace, (ctx, progress) -> new Perftest(o, spec.commandLine().getOut(), progress).run(ctx));
     }
 }

@@ -184,29 +184,23 @@ final class Pingpong {
     private PingpongDest[] connect(PingpongDest[] me, QueuePair[] qps, ProtectionDomain pd) throws IOException {
         InetSocketAddress to = new InetSocketAddress(ToolSockets.address(o.server()), o.port());
         long end = System.nanoTime() + Duration.ofSeconds(o.waitSeconds()).toNanos();
-        while (true) {
-            PingpongDest[] peer = new PingpongDest[me.length];
-            try (Socket s = ToolSockets.connect(to, end)) {
+        PingpongDest[] peer = ToolSockets.connectAndStart(to, end, s -> {
+            try (s) {
+                PingpongDest[] theirs = new PingpongDest[me.length];
                 s.setSoTimeout(TICK_MS);
                 OutputStream w = s.getOutputStream();
                 for (PingpongDest d : me) w.write(d.toWire());
                 for (int i = 0; i < me.length; i++) {
                     byte[] msg = new byte[PingpongDest.WIRE_BYTES];
                     readFully(s.getInputStream(), msg);
-                    peer[i] = PingpongDest.fromWire(msg);
+                    theirs[i] = PingpongDest.fromWire(msg);
                 }
                 w.write("done\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            } catch (IOException e) {
-                // a peer still coming up can fail the first exchange (its neighbour entry flapping, or qemu's
-                // forwarder accepting before the guest listens): nothing was agreed yet, so try again while
-                // the wait lasts
-                if (System.nanoTime() > end) throw e;
-                ToolSockets.pause();
-                continue;
+                return theirs;
             }
-            connectAll(qps, me, peer, pd);
-            return peer;
-        }
+        });
+        connectAll(qps, me, peer, pd);
+        return peer;
     }
 
     private void readFully(InputStream in, byte[] b) throws IOException {

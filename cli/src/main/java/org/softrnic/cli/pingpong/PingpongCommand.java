@@ -67,6 +67,10 @@ public final class PingpongCommand implements Callable<Integer> {
             description = "local port gid index: 0 is the link-local GID, 1 the IPv4-mapped one, as on rxe (default ${DEFAULT-VALUE})")
     int gidIndex;
 
+    @Option(names = "--trace", paramLabel = "FILE.pcap", description = "record every packet sent and received to a capture;"
+            + " softrnic ladder draws it")
+    java.nio.file.Path trace;
+
     @Option(names = "--wait", paramLabel = "S", defaultValue = "0",
             description = "client: keep trying to reach the server for S seconds (the tools try once)")
     int waitSeconds;
@@ -91,7 +95,7 @@ public final class PingpongCommand implements Callable<Integer> {
         boolean srq = type.equalsIgnoreCase("srq");
         if (srq && (numQp < 1 || numQp > Pingpong.SRQ_MAX_QP)) throw new UserError("-q must be 1.." + Pingpong.SRQ_MAX_QP);
         Pingpong.Options o = new Pingpong.Options(qpType, srq, numQp, port, ibPort, size, pathMtu, rxDepth, iters, sl, events, gidIndex, server, waitSeconds);
-        return ToolDevice.run("pingpong", device, link, (ctx, progress) -> new Pingpong(o, spec.commandLine().getOut(), progress).run(ctx));
+        return ToolDevice.run("pingpong", device, link, trace, (ctx, progress) -> new Pingpong(o, spec.commandLine().getOut(), progress).run(ctx));
     }
 
 }

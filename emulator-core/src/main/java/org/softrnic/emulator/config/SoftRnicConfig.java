@@ -23,9 +23,11 @@ import org.softrnic.wire.frame.Udp;
  * @param linkFaults faults on the link from this device to the named peer, in place of {@code faults}
  * @param progress {@code thread} (default): the device runs on its own event loop; {@code inline}: the one
  *                 application thread that uses the device drives it whenever it polls (run to completion)
+ * @param trace   a pcap file to record every packet the device sends and receives, or null
  */
 public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Integer udpPort, String link, Long seed,
-                             LimitsConfig limits, FaultConfig faults, Map<String, FaultConfig> linkFaults, String progress) {
+                             LimitsConfig limits, FaultConfig faults, Map<String, FaultConfig> linkFaults, String progress,
+                             String trace) {
     public SoftRnicConfig {
         if (name == null || name.isBlank()) name = "softrnic0";
         if (gids == null || gids.isEmpty()) throw new ConfigException("gids: at least one GID (an IP address) is required");
@@ -84,6 +86,7 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         private FaultConfig faults;
         private final Map<String, FaultConfig> linkFaults = new java.util.HashMap<>();
         private String progress;
+        private String trace;
 
         public Builder name(String v) { name = v; return this; }
         public Builder gid(String v) { gids.add(v); return this; }
@@ -97,9 +100,11 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         public Builder linkFaults(String peer, FaultConfig v) { linkFaults.put(peer, v); return this; }
         /** "thread" or "inline". */
         public Builder progress(String v) { progress = v; return this; }
+        /** A pcap file for every packet sent and received. */
+        public Builder trace(String v) { trace = v; return this; }
 
         public SoftRnicConfig build() {
-            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults, progress);
+            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults, progress, trace);
         }
     }
 }

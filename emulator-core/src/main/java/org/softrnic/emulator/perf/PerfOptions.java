@@ -6,13 +6,19 @@ import org.softrnic.nic.qp.Mtu;
  * What to measure, over which link ({@code inproc} or {@code udp[:ADDR[:PORT]]}), and on UDP how the
  * devices progress ({@code inline}: the measuring thread drives them, as perftest's one thread polls;
  * {@code thread}: each on its own event loop). {@code txDepth} is how many work requests each QP keeps outstanding (perftest's -t,
- * 128 by default).
+ * 128 by default). {@code trace}, when not null, is a pcap file for every packet of this process's client device
+ * (which sees both directions).
  */
 public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, Mtu mtu, double loss, long seed,
-                          boolean verify, int txDepth, String progress) {
+                          boolean verify, int txDepth, String progress, String trace) {
     public PerfOptions(PerfOp op, String link, int size, int iters, int qps, Mtu mtu, double loss, long seed,
                        boolean verify, int txDepth) {
-        this(op, link, size, iters, qps, mtu, loss, seed, verify, txDepth, "inline");
+        this(op, link, size, iters, qps, mtu, loss, seed, verify, txDepth, "inline", null);
+    }
+
+    public PerfOptions(PerfOp op, String link, int size, int iters, int qps, Mtu mtu, double loss, long seed,
+                       boolean verify, int txDepth, String progress) {
+        this(op, link, size, iters, qps, mtu, loss, seed, verify, txDepth, progress, null);
     }
 
     public PerfOptions {

@@ -22,12 +22,12 @@ public final class PerfRun {
     private PerfRun() {
     }
 
-    static PerfDevices devices(String spec, double loss, long seed, String progress) {
+    static PerfDevices devices(String spec, double loss, long seed, String progress, String trace) {
         LinkSpec link = LinkSpec.parse(spec);
-        if (link.kind() == LinkSpec.Kind.INPROC) return new VirtualPerfDevices(loss, seed);
+        if (link.kind() == LinkSpec.Kind.INPROC) return new VirtualPerfDevices(loss, seed, trace);
         if (loss > 0) throw new IllegalArgumentException("--loss injects faults on the in-process fabric only");
         if (link.port() == 0) throw new IllegalArgumentException("--link " + spec + ": perf needs a port of 1..65535");
-        return new UdpPerfDevices(link.address(), link.port(), seed, progress);
+        return new UdpPerfDevices(link.address(), link.port(), seed, progress, trace);
     }
 
     public static PerfResult run(PerfOptions o) {
@@ -36,7 +36,7 @@ public final class PerfRun {
 
     /** Client and server in this process. */
     public static PerfResult run(PerfOptions o, PerfProgress progress) {
-        try (PerfDevices d = devices(o.link(), o.loss(), o.seed(), o.progress())) {
+        try (PerfDevices d = devices(o.link(), o.loss(), o.seed(), o.progress(), o.trace())) {
             PerfResult r;
             try (PerfSide client = new PerfSide(d.client(), o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
                  PerfSide server = new PerfSide(d.server(), o, o.op() == PerfOp.READ)) {
@@ -97,7 +97,7 @@ public final class PerfRun {
                     oob.send(new Oob.Welcome(null, "bad request: " + e.getMessage()));
                     throw new IllegalArgumentException("perf server: the client asked for a bad run: " + e.getMessage(), e);
                 }
-                try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.seed(), o.progress());
+                try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.seed(), o.progress(), o.trace());
                      var ctx = new Closing(dev)) {
                     try (PerfSide side = new PerfSide(ctx.context, run, run.op() == PerfOp.READ)) {
                         side.connect(hello.endpoint());
@@ -158,7 +158,7 @@ public final class PerfRun {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--connect " + host + ": not an IP address");
         }
-        try (SoftRnic dev = UdpPerfDevices.open("soft0", link.address(), link.port(), link.port(), o.seed(), o.progress());
+        try (SoftRnic dev = UdpPerfDevices.open("soft0", link.address(), link.port(), link.port(), o.seed(), o.progress(), o.trace());
              var ctx = new Closing(dev);
              PerfSide side = new PerfSide(ctx.context, o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
              Socket s = new Socket()) {

@@ -20,16 +20,16 @@ final class UdpPerfDevices implements PerfDevices {
     private final RdmaContext serverCtx;
     private final String describe;
 
-    UdpPerfDevices(InetAddress clientAddress, int port, long seed, String progress) {
+    UdpPerfDevices(InetAddress clientAddress, int port, long seed, String progress, String trace) {
         boolean v6 = clientAddress instanceof Inet6Address;
         if (v6 && !clientAddress.isLoopbackAddress()) {
             throw new IllegalArgumentException("--link udp:[ADDR]: both ends run in this process, so ADDR must be ::1");
         }
         InetAddress serverAddress = v6 ? clientAddress : next((Inet4Address) clientAddress);
-        client = open("soft0", clientAddress, port, port, seed, progress);
+        client = open("soft0", clientAddress, port, port, seed, progress, trace);
         SoftRnic s = null;
         try {
-            s = open("soft1", serverAddress, v6 ? 0 : port, port, seed + 1, progress);
+            s = open("soft1", serverAddress, v6 ? 0 : port, port, seed + 1, progress, null);
         } catch (RuntimeException e) {
             client.close();
             if (s != null) s.close();
@@ -45,11 +45,11 @@ final class UdpPerfDevices implements PerfDevices {
     }
 
     /** A device on {@code address:socketPort} whose packets carry {@code rocePort}. */
-    static SoftRnic open(String name, InetAddress address, int socketPort, int rocePort, long seed, String progress) {
+    static SoftRnic open(String name, InetAddress address, int socketPort, int rocePort, long seed, String progress, String trace) {
         String host = address instanceof Inet6Address ? "[" + address.getHostAddress() + "]" : address.getHostAddress();
         try {
             return SoftRnic.open(SoftRnicConfig.builder().name(name).gid(address.getHostAddress()).mtu(4096)
-                    .udpPort(rocePort).link("udp:" + host + ":" + socketPort).seed(seed).progress(progress).build());
+                    .udpPort(rocePort).link("udp:" + host + ":" + socketPort).seed(seed).progress(progress).trace(trace).build());
         } catch (java.io.UncheckedIOException e) {
             throw new IllegalArgumentException("--link udp: cannot bind " + host + ":" + socketPort + " (" + e.getCause().getMessage() + ")", e);
         }

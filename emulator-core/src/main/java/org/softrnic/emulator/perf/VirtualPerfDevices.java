@@ -14,10 +14,10 @@ final class VirtualPerfDevices implements PerfDevices {
     private final RdmaContext clientCtx;
     private final RdmaContext serverCtx;
 
-    VirtualPerfDevices(double loss, long seed) {
+    VirtualPerfDevices(double loss, long seed, String trace) {
         fabric = SoftFabric.virtual(seed);
         FaultConfig f = new FaultConfig(loss, 0.0, 0.0, 1_000L, 0L, 0.0, seed);
-        client = fabric.add(SoftRnicConfig.builder().name("soft0").gid("10.0.0.1").mtu(4096).seed(seed).faults(f).build());
+        client = fabric.add(SoftRnicConfig.builder().name("soft0").gid("10.0.0.1").mtu(4096).seed(seed).faults(f).trace(trace).build());
         server = fabric.add(SoftRnicConfig.builder().name("soft1").gid("10.0.0.2").mtu(4096).seed(seed + 1).faults(f).build());
         clientCtx = client.open();
         serverCtx = server.open();

@@ -34,6 +34,8 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     final Runner runner;
     private final Port port;
     private final Runnable onClose;
+    /** The pcap of every packet, when the configuration asks for one. */
+    private org.softrnic.emulator.fabric.PacketTrace trace;
     private final Set<SoftContext> contexts = ConcurrentHashMap.newKeySet();
     /** The model's objects and this API's, for async events; touched on the model's thread only. */
     final Map<Object, Object> apiOf = new IdentityHashMap<>();
@@ -49,6 +51,10 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         this.port = port;
         this.onClose = onClose;
         this.maxInline = nic.queryDevice().maxInlineData();
+        if (config.trace() != null) {
+            trace = new org.softrnic.emulator.fabric.PacketTrace(java.nio.file.Path.of(config.trace()));
+            runner.run(() -> nic.tap(trace.tap(), trace.tap()));
+        }
         runner.run(() -> nic.onAsyncEvent(this::dispatch));
         SoftProvider.register(this);
     }
@@ -266,6 +272,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         SoftProvider.unregister(this);
         runner.close();
         if (port != null) port.close();
+        if (trace != null) trace.close();
         onClose.run();
     }
 

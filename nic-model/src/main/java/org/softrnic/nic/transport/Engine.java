@@ -56,6 +56,12 @@ public final class Engine {
     final Clock clock;
     final KeyTable keys;
     private final PacketSink sink;
+    /** Sees every packet before the link does (a trace); null for none. */
+    private PacketSink transmitTap;
+
+    public void transmitTap(PacketSink tap) {
+        this.transmitTap = tap;
+    }
     private final List<Gid> gids;
     private final int rocePort;
     private final Consumer<AsyncEvent> events;
@@ -195,6 +201,7 @@ public final class Engine {
     void transmit(int payloadLength) {
         int len = writer.finish(payloadLength, link.ipIdZero() ? 0 : ipId);
         ipId = (ipId + 1) & 0xffff;
+        if (transmitTap != null) transmitTap.transmit(tx, HEADROOM, len);
         PacketBuffer next = sink.handOver(tx, HEADROOM, len);
         if (next == null) {
             counters.inc(Counter.SEND_ERR); // as rxe when the IP stack refuses a packet: lost, retransmission recovers

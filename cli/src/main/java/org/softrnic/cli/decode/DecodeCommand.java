@@ -69,7 +69,7 @@ public final class DecodeCommand implements Callable<Integer> {
                     jsonOut.write(files.size() > 1 ? file.toString() : null, f.number(), relative,
                             f.originalLength(), d);
                 } else {
-                    textOut.write(f.number(), relative, f.originalLength(), d);
+                    textOut.write(f.number(), relative, f.originalLength(), d, explain ? CaptureDecoder.ipPacket(f, d) : null);
                 }
             }
         }

@@ -14,6 +14,11 @@ public final class TextFrameWriter {
     }
 
     public void write(int number, long relativeNanos, int length, DecodedFrame d) {
+        write(number, relativeNanos, length, d, null);
+    }
+
+    /** With {@code ip}, the packet from its IP header on: on an ICRC mismatch, explain draws what the ICRC covers. */
+    public void write(int number, long relativeNanos, int length, DecodedFrame d, byte[] ip) {
         String time = String.format("%.6f", relativeNanos / 1e9);
         if (!d.roce()) {
             out.printf("frame %d  %s  %d bytes  not RoCEv2%s%n", number, time, length,
@@ -45,6 +50,7 @@ public final class TextFrameWriter {
                             : "MISMATCH, computed " + DecodedFrame.icrcHex(d.icrcExpected()) + " but the packet carries "
                             + DecodedFrame.icrcHex(d.icrcFound()),
                     d.ip().version() == 4 ? "TOS, TTL and header checksum" : "traffic class, flow label and hop limit");
+            if (!d.icrcOk() && ip != null) IcrcCoverage.rows(ip, d).forEach(out::println);
         }
     }
 }

@@ -60,18 +60,11 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
                 b = to;
             }
             if (!(from.equals(a) && to.equals(b)) && !(from.equals(b) && to.equals(a))) continue;
-            byte[] ip = ipBytes(f, d);
+            byte[] ip = org.softrnic.wire.pcap.CaptureDecoder.ipPacket(f, d);
+            if (ip == null) continue;
             steps.add(marker.step(f.timestampNanos(), from, to, ip, d.packet(), false));
         }
         return steps;
-    }
-
-    /** The captured packet from its IP header on (the ladder counts IP bytes, as the demo's own trace does). */
-    private static byte[] ipBytes(org.softrnic.wire.pcap.CapturedFrame f, DecodedFrame d) {
-        int ipLength = d.ip().version() == 4 ? 20 + d.udp().length() : 40 + d.udp().length();
-        byte[] data = f.data();
-        int start = Math.max(0, data.length - d.trailer().length - ipLength);
-        return java.util.Arrays.copyOfRange(data, start, start + ipLength);
     }
 
     /** Tells first sendings from repeats, and a repeat's reason from the last NAK its sender received. */

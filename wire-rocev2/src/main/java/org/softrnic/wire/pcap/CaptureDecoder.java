@@ -30,6 +30,17 @@ public final class CaptureDecoder {
         };
     }
 
+    /**
+     * The packet from its IP header to the end of the UDP datagram, as captured (a link's padding and trailer
+     * left out), or null when the frame holds no UDP packet.
+     */
+    public static byte[] ipPacket(CapturedFrame f, DecodedFrame d) {
+        if (d.ip() == null || d.udp() == null) return null;
+        int ipLength = (d.ip().version() == 4 ? 20 : 40) + d.udp().length();
+        int start = f.data().length - d.trailer().length - ipLength;
+        return start < 0 ? null : java.util.Arrays.copyOfRange(f.data(), start, start + ipLength);
+    }
+
     private DecodedFrame cooked(byte[] d, int headerLength, int protocolOffset) {
         if (d.length < headerLength) {
             return new DecodedFrame(null, null, null, false, null, ParseError.TRUNCATED, 0, 0, new byte[0]);

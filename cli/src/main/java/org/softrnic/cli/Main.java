@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
         description = "A software RDMA NIC that speaks RoCEv2 byte-exact with Linux rxe.",
         subcommands = {DecodeCommand.class, org.softrnic.cli.demo.DemoCommand.class, org.softrnic.cli.demo.LadderCommand.class, org.softrnic.cli.explain.ExplainCommand.class, PerfCommand.class, org.softrnic.cli.pingpong.PingpongCommand.class, org.softrnic.cli.perftest.PerftestCommand.class, AutoComplete.GenerateCompletion.class},
         footerHeading = "%nExamples:%n",
-        footer = {"  softrnic decode samples/netns_minipeer.pcap",
+        footer = {"  softrnic demo --list", "  softrnic demo write", "  softrnic explain rnr",
+                "  softrnic ladder samples/netns_minipeer.pcap", "  softrnic decode samples/netns_minipeer.pcap",
                 "  softrnic decode --json --explain capture.pcap",
                 "  softrnic perf write --size 65536 --verify",
                 "  source <(softrnic generate-completion)"})
@@ -26,7 +27,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (decode, perf)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: " + String.join(", ", spec.subcommands().keySet()));
     }
 
     public static void main(String[] args) {

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "decode", sortOptions = false,
+@Command(name = "decode", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Decode every frame of pcap/pcapng files layer by layer, with the ICRC verdict.",
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic decode samples/netns_minipeer.pcap",

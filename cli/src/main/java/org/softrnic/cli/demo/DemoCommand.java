@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "demo", sortOptions = false,
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Two soft RNICs on the in-process fabric play a scenario, and the packets between them are drawn"
                 + " as a ladder: time runs down, each arrow a packet with its opcode, PSN and size, and a line on what it does.",
         footerHeading = "%nExamples:%n",

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "ladder", sortOptions = false,
+@Command(name = "ladder", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Draw the RoCE packets of a capture (softrnic's, rxe's, anyone's) as a ladder: the first two hosts"
                 + " that exchange RoCEv2 are the two lanes, each packet an arrow with a line on what it does.",
         footerHeading = "%nExamples:%n",

@@ -9,7 +9,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "explain",
+@Command(name = "explain", mixinStandardHelpOptions = true,
         description = "Say what an RDMA term means, when it happens and which header fields carry it: an opcode (by name"
                 + " or number), an AETH syndrome, an IBV_WC_* status, a QP state, or a transition between two states.",
         footerHeading = "%nExamples:%n",

@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "perf", sortOptions = false,
+@Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Measure RDMA WRITE, READ, SEND or atomic throughput between two soft RNICs, perftest style.",
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic perf write --size 65536 --iters 2000",

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "perftest", sortOptions = false,
+@Command(name = "perftest", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run one of perftest 4.5's tools (ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw, ib_write_lat,"
                 + " ib_read_lat, ib_send_lat) against the real tool or another softrnic: its TCP exchange on port 18515,"
                 + " its options and its report. Without SERVER it waits for a client.",

@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "pingpong", sortOptions = false,
+@Command(name = "pingpong", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Ping-pong with rdma-core's ibv_rc_pingpong, ibv_uc_pingpong, ibv_ud_pingpong or ibv_srq_pingpong (or another softrnic):"
                 + " the same TCP exchange on port 18515, options and result lines. Without SERVER it waits for a client.",
         footerHeading = "%nExamples:%n",

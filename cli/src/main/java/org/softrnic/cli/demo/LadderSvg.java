@@ -18,10 +18,10 @@ final class LadderSvg {
         int top = 70;
         int height = top + row * steps.size() + 40;
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1200\" height=\"%d\" font-family=\"monospace\" font-size=\"12\">%n", height));
+        sb.append(String.format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1700\" height=\"%d\" font-family=\"monospace\" font-size=\"12\">%n", height));
         sb.append("<defs><marker id=\"head\" markerWidth=\"10\" markerHeight=\"7\" refX=\"10\" refY=\"3.5\" orient=\"auto\">"
                 + "<polygon points=\"0 0, 10 3.5, 0 7\"/></marker></defs>\n");
-        sb.append(String.format("<rect width=\"1200\" height=\"%d\" fill=\"white\"/>%n", height));
+        sb.append(String.format("<rect width=\"1700\" height=\"%d\" fill=\"white\"/>%n", height));
         sb.append(String.format("<text x=\"10\" y=\"20\" font-weight=\"bold\">%s</text>%n", xml(title)));
         sb.append(String.format("<text x=\"%d\" y=\"50\" text-anchor=\"middle\">%s</text>%n", l, xml(leftLabel)));
         sb.append(String.format("<text x=\"%d\" y=\"50\" text-anchor=\"middle\">%s</text>%n", r, xml(rightLabel)));

@@ -64,7 +64,8 @@ final class StepNotes {
             case ACK -> String.format("ACK: everything up to PSN %d arrived; %s completes what it covers", psn, to);
             case RNR_NAK -> "RNR NAK: no receive was posted; " + to + " waits the RNR timer, then sends again";
             case NAK -> switch (aeth.nakCode()) {
-                case PSN_SEQUENCE_ERROR -> String.format("NAK sequence error: PSN %d is the one expected; %s goes back and resends from it", psn, to);
+                case PSN_SEQUENCE_ERROR -> String.format("NAK sequence error: PSN %d is the one expected, and what came after the gap"
+                        + " is dropped; %s goes back and resends from it", psn, to);
                 case REMOTE_ACCESS_ERROR -> "NAK remote access error: the rkey or range check failed; " + to
                         + " completes with IBV_WC_REM_ACCESS_ERR and its QP goes to ERR";
                 case INVALID_REQUEST -> "NAK invalid request: " + to + " completes with IBV_WC_REM_INV_REQ_ERR";

@@ -84,6 +84,6 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private boolean color() {
-        return !noColor && System.getenv("NO_COLOR") == null && System.console() != null && System.console().isTerminal();
+        return LadderText.colorWanted(noColor);
     }
 }

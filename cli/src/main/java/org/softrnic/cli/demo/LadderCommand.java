@@ -51,7 +51,7 @@ public final class LadderCommand implements Callable<Integer> {
         }
         String left = steps.getFirst().from();
         String right = steps.getFirst().to();
-        boolean color = !noColor && System.getenv("NO_COLOR") == null && System.console() != null && System.console().isTerminal();
+        boolean color = LadderText.colorWanted(noColor);
         LadderText ladder = new LadderText(out, color, left);
         ladder.header(left, right);
         ladder.steps(steps);

@@ -22,6 +22,11 @@ final class LadderText {
         this.left = left;
     }
 
+    /** Colour only on a terminal, unless --no-color or NO_COLOR (no-color.org) says otherwise. */
+    static boolean colorWanted(boolean noColor) {
+        return !noColor && System.getenv("NO_COLOR") == null && System.console() != null && System.console().isTerminal();
+    }
+
     void header(String leftLabel, String rightLabel) {
         out.printf("%12s  %-" + (LANE + 2) + "s%s%n", "time (us)", leftLabel, rightLabel);
     }

@@ -43,10 +43,31 @@ public final class ToolDevice {
                 .progress("inline").build();
         try (SoftRnic dev = SoftRnic.open(config); RdmaContext ctx = dev.open()) {
             int status = body.run(ctx, dev::progress);
+            linger(dev);
             if (Boolean.getBoolean("softrnic.counters")) System.err.println(dev.countersJson());
             return status;
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new UserError(e.getMessage());
+        }
+    }
+
+    /** Half a second of quiet ends the linger; five seconds end it anyway. */
+    private static final long QUIET_NANOS = 500_000_000L;
+    private static final long LINGER_NANOS = 5_000_000_000L;
+
+    /**
+     * The tools exit as soon as their own last completion comes; the peer may still be retrying a request
+     * whose ACK was lost, and rxe retries for ever. A NIC answers as long as its QP exists, so the device
+     * keeps answering until the link has been quiet for a moment.
+     */
+    private static void linger(SoftRnic dev) throws InterruptedException {
+        long start = System.nanoTime();
+        long lastHeard = start;
+        while (true) {
+            long now = System.nanoTime();
+            if (now - lastHeard > QUIET_NANOS || now - start > LINGER_NANOS) return;
+            if (dev.progress()) lastHeard = now;
+            else Thread.sleep(1);
         }
     }
 

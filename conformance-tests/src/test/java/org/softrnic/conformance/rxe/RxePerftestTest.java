@@ -44,7 +44,7 @@ class RxePerftestTest {
         String label = "perftest-" + path + "-" + test + "-" + softrnicRole;
         try (RxeRun ns = RxeRun.on(path, label)) {
             Path pcap = ns.dir.resolve("link.pcap");
-            String tool = "timeout 200 ib_" + test + " -d rxe0 -x 1 -n " + iters;
+            String tool = "timeout 200 ib_" + test + " -d rxe0 -x $GID4 -n " + iters;
             String done = "; echo \"[tool rc=$?]\"";
             String oob = ns.isFrames() ? "" + ns.oobPort : "18515";
             // ib_send_bw's server must expect as many messages as the client sends, so both get -n
@@ -81,7 +81,7 @@ class RxePerftestTest {
         String label = "perftest-options-" + test + options.replace(" ", "") + "-" + softrnicRole;
         try (RxeRun ns = RxeRun.on("frames", label)) {
             Path pcap = ns.dir.resolve("link.pcap");
-            String tool = "timeout 200 ib_" + test + " -d rxe0 -x 1 " + options;
+            String tool = "timeout 200 ib_" + test + " -d rxe0 -x $GID4 " + options;
             String done = "; echo \"[tool rc=$?]\"";
             List<String> args = new ArrayList<>(List.of("perftest", test, "--link", ns.softrnicLink(), "-x", "1", "-p", "" + ns.oobPort));
             args.addAll(List.of(options.split(" ")));

@@ -101,9 +101,9 @@ public final class RxeRun implements AutoCloseable {
         if (route == Route.UDP) sh("ip", "-n", name, "-6", "addr", "add", HOST_IP6 + "/64", "dev", "srtap0", "nodad");
     }
 
-    /** The GID index of the run's address family: on rxe 1 (IPv4-mapped) or 2 (IPv6); softrnic's is 1 for both. */
-    public int guestGidIndex() {
-        return ipv6 ? 2 : 1;
+    /** rxe's GID index for the run's address family, as the guest's shell finds it; softrnic's is 1 for both. */
+    public String guestGidIndex() {
+        return ipv6 ? "$GID6" : "$GID4";
     }
 
     /** tc netem settings for the guest's eth0 (e.g. "loss 5%"), or null. */

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.softrnic.nic.sim.LinkFaults;
 
 /**
  * Plays one scenario on a fresh stage and tells it: the ladder of packets, then the completions each side
@@ -21,7 +20,7 @@ final class Demo {
     static Played play(Scenario s, DemoOptions o) {
         int size = o.sizeOr(s.defaultSize);
         try (DemoRig rig = new DemoRig(o.seed(), o.mtu(), 2 * Math.max(size, 65536), s.cqe, s.startPsn())) {
-            if (o.loss() > 0) rig.simulation().faults(new LinkFaults(o.loss(), 0, 0, 1_000, 0));
+            if (o.loss() > 0) rig.loss(o.loss());
             int drop = o.drop() > 0 ? o.drop() : s.defaultDrop;
             if (drop > 0) {
                 AtomicInteger n = new AtomicInteger();

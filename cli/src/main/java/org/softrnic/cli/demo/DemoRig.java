@@ -80,6 +80,13 @@ final class DemoRig implements AutoCloseable {
         return c;
     }
 
+    /** Loses each packet with probability {@code p}, both ways (the draws come from the fabric's seed). */
+    void loss(double p) {
+        org.softrnic.emulator.config.FaultConfig f = new org.softrnic.emulator.config.FaultConfig(p, 0.0, 0.0, 1_000L, 0L, 0.0, null);
+        fabric.faults(a.device(), b.device(), f);
+        fabric.faults(b.device(), a.device(), f);
+    }
+
     SimFabric simulation() {
         return fabric.simulation();
     }

@@ -42,6 +42,16 @@ class DemoGoldenTest {
     }
 
     @org.junit.jupiter.api.Test
+    void randomLossIsSeededAndRecovered() {
+        DemoOptions lossy = new DemoOptions(org.softrnic.nic.qp.Mtu.MTU_1024, 0, 0.3, 7, 0);
+        Demo.Played p = Demo.play(Scenario.MULTI_PACKET, lossy);
+        assertTrue(p.steps().stream().anyMatch(WireStep::dropped), "30 % loss lost something");
+        assertTrue(p.steps().stream().anyMatch(x -> x.again() != null), "and something went again");
+        assertEquals(org.softrnic.nic.cq.WcStatus.SUCCESS, p.completions().getFirst().wc().status);
+        assertEquals(p.steps().size(), Demo.play(Scenario.MULTI_PACKET, lossy).steps().size(), "the seed replays it");
+    }
+
+    @org.junit.jupiter.api.Test
     void theLossScenarioSendsAgainFromTheLostPsn() {
         Demo.Played p = Demo.play(Scenario.LOSS, DemoOptions.DEFAULT);
         List<WireStep> lost = p.steps().stream().filter(WireStep::dropped).toList();

@@ -76,14 +76,10 @@ public final class DemoCommand implements Callable<Integer> {
         if (drop < 0) throw new UserError("--drop must be positive");
         Demo.Played p = Demo.play(s, new DemoOptions(m, size, loss, seed, drop));
         if (json) out.println(DemoExports.json(p));
-        else Demo.print(p, out, color());
+        else Demo.print(p, out, LadderText.colorWanted(noColor));
         out.flush();
         if (pcap != null) DemoExports.pcap(p, pcap);
         if (svg != null) java.nio.file.Files.writeString(svg, DemoExports.svg(p));
         return 0;
-    }
-
-    private boolean color() {
-        return LadderText.colorWanted(noColor);
     }
 }

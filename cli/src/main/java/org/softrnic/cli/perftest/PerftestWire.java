@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
 import org.softrnic.cli.oob.ToolSockets;
 import org.softrnic.nic.qp.Gid;
 
@@ -144,10 +143,6 @@ final class PerftestWire implements AutoCloseable {
 
     private void readFully(byte[] b) throws IOException {
         ToolSockets.readFully(in, b, progress);
-    }
-
-    static String hex(byte[] b) {
-        return HexFormat.of().formatHex(b);
     }
 
     @Override

@@ -9,12 +9,13 @@ import picocli.CommandLine.Command;
 
 @Command(name = "softrnic", mixinStandardHelpOptions = true, version = "softrnic 0.1.0",
         description = "A software RDMA NIC that speaks RoCEv2 byte-exact with Linux rxe.",
-        subcommands = {DecodeCommand.class, org.softrnic.cli.demo.DemoCommand.class, org.softrnic.cli.demo.LadderCommand.class, org.softrnic.cli.explain.ExplainCommand.class, PerfCommand.class, org.softrnic.cli.pingpong.PingpongCommand.class, org.softrnic.cli.perftest.PerftestCommand.class, AutoComplete.GenerateCompletion.class},
+        subcommands = {DecodeCommand.class, org.softrnic.cli.devices.DevicesCommand.class, org.softrnic.cli.check.CheckCommand.class, org.softrnic.cli.demo.DemoCommand.class, org.softrnic.cli.demo.LadderCommand.class, org.softrnic.cli.explain.ExplainCommand.class, PerfCommand.class, org.softrnic.cli.pingpong.PingpongCommand.class, org.softrnic.cli.perftest.PerftestCommand.class, AutoComplete.GenerateCompletion.class},
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic demo --list", "  softrnic demo write", "  softrnic explain rnr",
                 "  softrnic ladder samples/netns_minipeer.pcap", "  softrnic decode samples/netns_minipeer.pcap",
                 "  softrnic decode --json --explain capture.pcap",
                 "  softrnic perf write --size 65536 --verify",
+                "  softrnic devices",
                 "  source <(softrnic generate-completion)"})
 public final class Main implements Runnable {
     /** Exit code for a bad argument or unreadable input, as picocli and most Unix tools use. */
@@ -51,6 +52,12 @@ public final class Main implements Runnable {
                 err.println(c.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
                 err.flush();
                 return EXIT_USAGE;
+            }
+            if (ex instanceof org.softrnic.nic.VerbsException) {
+                // a verb refused (a real device's errno, or the soft RNIC's): the tools print one line and exit 1
+                err.println(c.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
+                err.flush();
+                return 1;
             }
             err.println(c.getCommandSpec().qualifiedName() + ": internal error: " + ex);
             ex.printStackTrace(err);

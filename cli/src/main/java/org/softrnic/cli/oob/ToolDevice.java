@@ -1,10 +1,14 @@
 package org.softrnic.cli.oob;
 
+import java.util.List;
 import org.softrnic.cli.UserError;
 import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.link.LinkSpec;
 import org.softrnic.emulator.soft.SoftRnic;
+import org.softrnic.emulator.ibverbs.IbverbsProvider;
+import org.softrnic.nic.VerbsException;
 import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.RdmaDevice;
 
 /**
  * The soft RNIC a tool-compatible command runs on: laid out as rxe's, so that the tools' GID indexes mean
@@ -48,6 +52,24 @@ public final class ToolDevice {
             return status;
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new UserError(e.getMessage());
+        }
+    }
+
+    /**
+     * Opens the real device called {@code name} (the first libibverbs lists when null), runs {@code body}, closes
+     * it. The device moves on its own, so {@code progress} does nothing.
+     */
+    static int runIbverbs(String name, Body body) throws Exception {
+        RdmaDevice chosen;
+        try {
+            List<RdmaDevice> all = IbverbsProvider.require();
+            chosen = name == null ? all.getFirst() : all.stream().filter(d -> d.name().equals(name)).findFirst().orElseThrow(
+                    () -> new UserError("no RDMA device named " + name + "; libibverbs lists " + all.stream().map(RdmaDevice::name).toList()));
+        } catch (VerbsException e) {
+            throw new UserError(e.getMessage());
+        }
+        try (RdmaContext ctx = chosen.open()) {
+            return body.run(ctx, () -> { });
         }
     }
 

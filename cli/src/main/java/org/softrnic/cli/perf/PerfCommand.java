@@ -34,6 +34,13 @@ public final class PerfCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "OP", description = "write, read, send or atomic")
     String op;
 
+    @Option(names = "--provider", paramLabel = "NAME", defaultValue = "soft",
+            description = "soft (default): two soft RNICs on --link; ibverbs: one real device (-d) opened twice, in loopback")
+    String provider;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "ibverbs: the device (default: the first listed)")
+    String device;
+
     @Option(names = "--link", paramLabel = "SPEC", defaultValue = "inproc",
             description = "inproc (default): both devices in this process, one thread, faults in virtual time;"
                     + " udp[:ADDR[:PORT]]: kernel UDP sockets on loopback ADDR and the next address (127.0.0.1, port 4791);"
@@ -100,17 +107,27 @@ public final class PerfCommand implements Callable<Integer> {
         PerfResult r;
         PrintWriter out = spec.commandLine().getOut();
         if (server && connect != null) throw new UserError("--server and --connect exclude each other");
+        if (!provider.equals("soft") && !provider.equals("ibverbs")) throw new UserError("--provider must be soft or ibverbs, not '" + provider + "'");
+        if (provider.equals("ibverbs") && (server || connect != null || !link.equals("inproc") || loss > 0 || trace != null)) {
+            throw new UserError("--provider ibverbs runs both ends in this process on one real device;"
+                    + " --link, --loss, --trace, --server and --connect are the soft provider's");
+        }
         if (oobPort < 1 || oobPort > 65535) throw new UserError("--oob-port must be 1..65535, not " + oobPort);
         try {
             o = new PerfOptions(operation, link, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth, progress,
                     trace == null ? null : trace.toString());
             if ((server || connect != null) && loss > 0) throw new UserError("--loss injects faults on the in-process fabric only");
             if (server) return serve(o, out);
-            r = connect != null
+            r = provider.equals("ibverbs")
+                    ? PerfRun.runIbverbs(device, o, ProgressBar.forTerminal(spec.commandLine().getErr()))
+                    : connect != null
                     ? PerfRun.connect(o, connect, oobPort, ProgressBar.forTerminal(spec.commandLine().getErr()))
                     : PerfRun.run(o, ProgressBar.forTerminal(spec.commandLine().getErr()));
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
+        } catch (org.softrnic.nic.VerbsException e) {
+            if (provider.equals("ibverbs") && e.verb().equals("ibv_get_device_list") || e.verb().equals("dlopen")) throw new UserError(e.getMessage());
+            throw e;
         } catch (java.io.UncheckedIOException e) {
             throw new UserError(e.getMessage());
         }
@@ -166,7 +183,12 @@ public final class PerfCommand implements Callable<Integer> {
                     l.p999Usec(), l.maxUsec());
             out.println(RULE);
         }
-        out.printf(" packets %d  dropped %d  retransmissions %d%s%n", r.packets(), r.dropped(), r.retransmissions(),
+        out.printf(" packets %s  dropped %s  retransmissions %d%s%n", count(r.packets()), count(r.dropped()), r.retransmissions(),
                 r.verified() == null ? "" : r.verified() ? "  verified: every byte matches" : "  verified: MISMATCH");
+    }
+
+    /** A count, or n/a where the device does not report it (a real device's drops on the wire). */
+    private static String count(long n) {
+        return n < 0 ? "n/a" : String.valueOf(n);
     }
 }

@@ -1,6 +1,8 @@
 package org.softrnic.cli.perftest;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import org.softrnic.nic.cq.WcStatus;
 import org.softrnic.nic.cq.WorkCompletion;
@@ -43,6 +45,9 @@ final class LatRun {
                     delta[(int) Math.ceil(m * 0.99)] / q, delta[(int) Math.ceil(m * 0.999)] / q);
         }
     }
+
+    /** The peer's WRITE lands behind the JVM's back: each poll of the byte must read memory again, as C's volatile. */
+    private static final VarHandle VOLATILE_BYTE = ValueLayout.JAVA_BYTE.varHandle();
 
     private final PerftestOptions o;
     private final QueuePair qp;
@@ -93,6 +98,7 @@ final class LatRun {
         SendWr wr = request(PerftestTest.Verb.WRITE, size);
         long postByte = size - 1;
         long pollByte = o.buffSize() + size - 1L;
+        MemorySegment target = mr.segment();
         int scnt = 0;
         int ccnt = 0;
         int rcnt = 0;
@@ -100,7 +106,7 @@ final class LatRun {
         while (more(scnt >= iters && ccnt >= iters && rcnt >= iters)) {
             if (rcnt < iters && !(scnt < 1 && server)) {
                 rcnt++;
-                while (mr.segment().get(ValueLayout.JAVA_BYTE, pollByte) != (byte) rcnt) {
+                while ((byte) VOLATILE_BYTE.getVolatile(target, pollByte) != (byte) rcnt) {
                     if (o.timed() && clock.ended()) break;
                     progress.run();
                 }

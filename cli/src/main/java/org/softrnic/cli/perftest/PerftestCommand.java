@@ -5,10 +5,11 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.softrnic.cli.UserError;
-import org.softrnic.cli.oob.ToolDevice;
+import org.softrnic.cli.oob.DeviceOptions;
 import org.softrnic.nic.qp.Mtu;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -31,15 +32,12 @@ public final class PerftestCommand implements Callable<Integer> {
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER", description = "the server's IP address; none: be the server")
     String server;
 
-    @Option(names = "--link", paramLabel = "SPEC", defaultValue = "udp:127.0.0.1",
-            description = "udp:ADDR[:PORT] or a frame port (qemu-listen:PORT,ip=A/N, qemu-connect:PORT,ip=A/N)")
-    String link;
+    @Mixin
+    DeviceOptions dev;
 
     @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "listen on/connect to TCP port (default ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", defaultValue = "softrnic0", description = "the device's name")
-    String device;
 
     @Option(names = {"-s", "--size"}, defaultValue = "-1", description = "message size (default 65536 for bw, 2 for lat; atomics: 8)")
     int size;
@@ -73,9 +71,6 @@ public final class PerftestCommand implements Callable<Integer> {
             description = "run for SEC seconds instead of -n iterations; the middle half is measured")
     int duration;
 
-    @Option(names = "--trace", paramLabel = "FILE.pcap", description = "record every packet sent and received to a capture;"
-            + " softrnic ladder draws it")
-    java.nio.file.Path trace;
 
     @Option(names = "--wait", paramLabel = "S", defaultValue = "0", description = "client: keep trying to reach the server for S seconds")
     int waitSeconds;
@@ -116,8 +111,8 @@ public final class PerftestCommand implements Callable<Integer> {
         if (duration == 0) depth = Math.min(depth, n); // by count, no more can be outstanding than will be sent
         // moderation is off for large messages, unless asked for or running every size
         int mod = cqMod > 0 ? cqMod : s > PerftestOptions.CQ_MOD_LIMIT && !all ? 1 : PerftestOptions.DEFAULT_CQ_MOD;
-        PerftestOptions o = new PerftestOptions(t, server, port, s, n, gidIndex, depth, device, waitSeconds, pathMtu, atomic,
+        PerftestOptions o = new PerftestOptions(t, server, port, s, n, gidIndex, depth, dev.deviceName(), waitSeconds, pathMtu, atomic,
                 Math.min(mod, depth), qps, all, duration, duration / 4);
-        return ToolDevice.run("perftest", device, link, trace, (ctx, progress) -> new Perftest(o, spec.commandLine().getOut(), progress).run(ctx));
+        return dev.run("perftest", (ctx, progress) -> new Perftest(o.withDevice(ctx.device().name()), spec.commandLine().getOut(), progress).run(ctx));
     }
 }

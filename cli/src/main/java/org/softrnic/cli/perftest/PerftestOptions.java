@@ -7,6 +7,12 @@ import org.softrnic.nic.qp.SendOpcode;
 record PerftestOptions(PerftestTest test, String server, int port, int size, int iters, int gidIndex, int txDepth,
                        String device, int waitSeconds, Mtu mtu, AtomicType atomic, int cqMod, int qps, boolean all,
                        int duration, int margin) {
+    /** The same options, naming the device that was opened (the provider may have chosen it). */
+    PerftestOptions withDevice(String name) {
+        return new PerftestOptions(test, server, port, size, iters, gidIndex, txDepth, name, waitSeconds, mtu, atomic, cqMod, qps, all,
+                duration, margin);
+    }
+
     /** sysconf(_SC_PAGESIZE): the C side takes the larger of both, so softrnic sends the usual value. */
     static final int CYCLE_BUFFER = 4096;
     /** The L1 cache line both sides agree on. */

@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
@@ -52,7 +54,7 @@ final class Pingpong {
      * @param srq   ibv_srq_pingpong: {@code numQp} RC QPs sharing one SRQ, 256 addresses exchanged each way
      */
     record Options(QpType type, boolean srq, int numQp, int port, int ibPort, int size, Mtu mtu, int rxDepth, int iters,
-                   int sl, boolean events, int gidIndex, String server, int waitSeconds) {}
+                   int sl, boolean events, int gidIndex, String server, int waitSeconds, boolean verify) {}
 
     /** ibv_srq_pingpong always exchanges this many addresses, unused ones zero. */
     static final int SRQ_MAX_QP = 256;
@@ -268,10 +270,14 @@ final class Pingpong {
             send.remoteQpn = peer[0].qpn();
             send.remoteQkey = UD_QKEY;
         }
+        MemorySegment data = mr.segment().asSlice(ud ? GRH : 0, o.size());
+        int sent = 0;
+        int differed = 0;
         long[] pending = new long[qps.length];
         for (int q = 0; q < qps.length; q++) {
             pending[q] = RECV_WRID;
             if (o.server() != null) {
+                if (o.verify()) pattern(data, sent++);
                 qps[q].postSend(send);
                 pending[q] |= SEND_WRID;
             }
@@ -309,6 +315,8 @@ final class Pingpong {
                 if (wc[i].wrId == SEND_WRID) {
                     scnt++;
                 } else if (wc[i].wrId == RECV_WRID) {
+                    // the peer's n-th message, checked before this side's next send overwrites the buffer
+                    if (o.verify() && MemorySegment.mismatch(data, 0, o.size(), expected(o.size(), rcnt), 0, o.size()) >= 0) differed++;
                     if (--receives.outstanding <= refillBelow) receives.post(o.rxDepth() - receives.outstanding);
                     rcnt++;
                 } else {
@@ -317,6 +325,7 @@ final class Pingpong {
                 }
                 pending[q] &= ~wc[i].wrId;
                 if (scnt < o.iters() && pending[q] == 0) {
+                    if (o.verify()) pattern(data, sent++);
                     qps[q].postSend(send);
                     pending[q] = RECV_WRID | SEND_WRID;
                 }
@@ -326,7 +335,19 @@ final class Pingpong {
         long bytes = (long) o.size() * o.iters() * 2;
         out.printf("%d bytes in %.2f seconds = %.2f Mbit/sec%n", bytes, usec / 1_000_000, bytes * 8 / usec);
         out.printf("%d iters in %.2f seconds = %.2f usec/iter%n", o.iters(), usec / 1_000_000, usec / o.iters());
+        if (o.verify()) out.printf("verified %d received messages: %d differed from the peer's pattern%n", rcnt, differed);
         out.flush();
-        return 0;
+        return differed == 0 ? 0 : 1;
+    }
+
+    /** --verify: message {@code seq}'s bytes, which both sides write before sending and check on receipt. */
+    private static void pattern(MemorySegment data, int seq) {
+        for (int i = 0; i < data.byteSize(); i++) data.set(ValueLayout.JAVA_BYTE, i, (byte) (seq * 131 + i * 7 + (i >>> 8) + 1));
+    }
+
+    private static MemorySegment expected(int size, int seq) {
+        MemorySegment m = MemorySegment.ofArray(new byte[size]);
+        pattern(m, seq);
+        return m;
     }
 }

@@ -3,11 +3,12 @@ package org.softrnic.cli.pingpong;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.softrnic.cli.UserError;
-import org.softrnic.cli.oob.ToolDevice;
+import org.softrnic.cli.oob.DeviceOptions;
 import org.softrnic.nic.qp.Mtu;
 import org.softrnic.nic.qp.QpType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -28,16 +29,12 @@ public final class PingpongCommand implements Callable<Integer> {
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER", description = "the server's IP address; none: be the server")
     String server;
 
-    @Option(names = "--link", paramLabel = "SPEC", defaultValue = "udp:127.0.0.1",
-            description = "udp:ADDR[:PORT]: this side's soft RNIC on that address (RoCE port 4791 unless given);"
-                    + " qemu-listen:PORT,ip=A/N[,mac=M] or qemu-connect:PORT,ip=A/N[,mac=M]: the frame port on qemu's socket netdev")
-    String link;
+    @Mixin
+    DeviceOptions dev;
 
     @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "listen on/connect to TCP port (default ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", defaultValue = "softrnic0", description = "the device's name")
-    String device;
 
     @Option(names = {"-i", "--ib-port"}, defaultValue = "1", description = "port of the device (default ${DEFAULT-VALUE})")
     int ibPort;
@@ -67,13 +64,14 @@ public final class PingpongCommand implements Callable<Integer> {
             description = "local port gid index: 0 is the link-local GID, 1 the IPv4-mapped one, as on rxe (default ${DEFAULT-VALUE})")
     int gidIndex;
 
-    @Option(names = "--trace", paramLabel = "FILE.pcap", description = "record every packet sent and received to a capture;"
-            + " softrnic ladder draws it")
-    java.nio.file.Path trace;
 
     @Option(names = "--wait", paramLabel = "S", defaultValue = "0",
             description = "client: keep trying to reach the server for S seconds (the tools try once)")
     int waitSeconds;
+
+    @Option(names = "--verify", description = "softrnic on both sides: every message carries a pattern of its number, and"
+            + " each side checks every byte it receives (a mismatch exits 1); not with srq")
+    boolean verify;
 
     @Override
     public Integer call() throws Exception {
@@ -93,9 +91,10 @@ public final class PingpongCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         boolean srq = type.equalsIgnoreCase("srq");
+        if (srq && verify) throw new UserError("--verify checks one QP's messages in order; srq spreads them over " + numQp);
         if (srq && (numQp < 1 || numQp > Pingpong.SRQ_MAX_QP)) throw new UserError("-q must be 1.." + Pingpong.SRQ_MAX_QP);
-        Pingpong.Options o = new Pingpong.Options(qpType, srq, numQp, port, ibPort, size, pathMtu, rxDepth, iters, sl, events, gidIndex, server, waitSeconds);
-        return ToolDevice.run("pingpong", device, link, trace, (ctx, progress) -> new Pingpong(o, spec.commandLine().getOut(), progress).run(ctx));
+        Pingpong.Options o = new Pingpong.Options(qpType, srq, numQp, port, ibPort, size, pathMtu, rxDepth, iters, sl, events, gidIndex, server, waitSeconds, verify);
+        return dev.run("pingpong", (ctx, progress) -> new Pingpong(o, spec.commandLine().getOut(), progress).run(ctx));
     }
 
 }

@@ -7,6 +7,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
+import org.softrnic.emulator.os.Libc;
 
 /**
  * A Linux TAP device (/dev/net/tun, TUNSETIFF with IFF_TAP | IFF_NO_PI), opened through FFM: one read or

@@ -1,15 +1,10 @@
 package org.softrnic.emulator.perf;
 
 import java.util.Map;
-import org.softrnic.emulator.soft.SoftRnic;
 import org.softrnic.verbs.RdmaContext;
 
-/** The two soft RNICs of a one-process perf run, open, and what their link did. */
+/** The two devices of a one-process perf run (soft RNICs, or one real device twice), open, and what their link did. */
 interface PerfDevices extends AutoCloseable {
-    SoftRnic clientDevice();
-
-    SoftRnic serverDevice();
-
     RdmaContext client();
 
     RdmaContext server();
@@ -22,12 +17,12 @@ interface PerfDevices extends AutoCloseable {
 
     String describe();
 
-    default Map<String, Long> clientCounters() {
-        return clientDevice().counters();
-    }
+    Map<String, Long> clientCounters();
 
-    default Map<String, Long> serverCounters() {
-        return serverDevice().counters();
+    Map<String, Long> serverCounters();
+
+    /** Moves the server's device when this thread drives it (soft devices with inline progress). */
+    default void progressServer() {
     }
 
     @Override

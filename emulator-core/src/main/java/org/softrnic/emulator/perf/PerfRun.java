@@ -36,16 +36,24 @@ public final class PerfRun {
 
     /** Client and server in this process. */
     public static PerfResult run(PerfOptions o, PerfProgress progress) {
-        try (PerfDevices d = devices(o.link(), o.loss(), o.seed(), o.progress(), o.trace())) {
+        return run(devices(o.link(), o.loss(), o.seed(), o.progress(), o.trace()), o, progress);
+    }
+
+    /** Client and server in this process, on two contexts of the real device {@code device} (null: the first). */
+    public static PerfResult runIbverbs(String device, PerfOptions o, PerfProgress progress) {
+        return run(new IbverbsPerfDevices(device), o, progress);
+    }
+
+    private static PerfResult run(PerfDevices devices, PerfOptions o, PerfProgress progress) {
+        try (PerfDevices d = devices) {
             PerfResult r;
             try (PerfSide client = new PerfSide(d.client(), o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
                  PerfSide server = new PerfSide(d.server(), o, o.op() == PerfOp.READ)) {
                 PerfEndpoint serverEnd = server.endpoint();
                 client.connect(serverEnd);
                 server.connect(client.endpoint());
-                SoftRnic serverDevice = d.serverDevice();
                 Runnable pump = () -> {
-                    serverDevice.progress(); // inline: this thread drives the server too
+                    d.progressServer(); // inline: this thread drives the server too
                     server.pumpReceives();
                 };
                 PerfClient.Outcome out = PerfClient.run(client, serverEnd, pump, d instanceof VirtualPerfDevices, progress);

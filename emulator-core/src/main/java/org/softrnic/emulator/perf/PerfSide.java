@@ -6,11 +6,13 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import org.softrnic.nic.mem.Access;
+import org.softrnic.nic.qp.AddressVector;
 import org.softrnic.nic.qp.Gid;
 import org.softrnic.nic.qp.QpAttr;
 import org.softrnic.nic.qp.QpCaps;
 import org.softrnic.nic.qp.RecvWr;
 import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.Gids;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.ProtectionDomain;
 import org.softrnic.verbs.QpInitAttr;
@@ -25,6 +27,8 @@ import org.softrnic.verbs.RdmaContext;
 final class PerfSide implements AutoCloseable {
     final PerfOptions o;
     final RdmaContext ctx;
+    /** The source GID: the device's address (on rxe the IPv4-mapped one, not the link-local at 0). */
+    private final int gidIndex;
     final ProtectionDomain pd;
     CompletionQueue cq;
     final List<MemoryRegion> mrs = new ArrayList<>();
@@ -40,6 +44,7 @@ final class PerfSide implements AutoCloseable {
     PerfSide(RdmaContext ctx, PerfOptions o, boolean sourceOfData) {
         this.o = o;
         this.ctx = ctx;
+        this.gidIndex = Gids.ipv4OrFirst(ctx);
         this.bufBytes = Math.max(8, o.size());
         int depth = o.txDepth();
         pd = ctx.allocPd();
@@ -65,7 +70,7 @@ final class PerfSide implements AutoCloseable {
 
     PerfEndpoint endpoint() {
         int port = ctx.device() instanceof org.softrnic.emulator.soft.SoftRnic soft ? soft.rocePort() : 0;
-        return new PerfEndpoint(ctx.queryGid(1, 0).toInetAddress().getHostAddress(), port,
+        return new PerfEndpoint(ctx.queryGid(1, gidIndex).toInetAddress().getHostAddress(), port,
                 qps.stream().map(QueuePair::qpn).toList(), mrs.stream().map(MemoryRegion::addr).toList(),
                 mrs.stream().map(MemoryRegion::rkey).toList());
     }
@@ -75,7 +80,7 @@ final class PerfSide implements AutoCloseable {
         if (peer.qpns().size() != qps.size()) throw new IllegalStateException("the peer has " + peer.qpns().size() + " QPs, not " + qps.size());
         for (int i = 0; i < qps.size(); i++) {
             QpAttr attr = QpAttr.rcConnect(Gid.parse(peer.gid()), peer.qpns().get(i), o.mtu());
-            attr.ahAttr = attr.ahAttr.withUdpPort(peer.port());
+            attr.ahAttr = new AddressVector(attr.ahAttr.dgid(), gidIndex, 0, 64, 0, peer.port());
             qps.get(i).modifyToRts(attr);
         }
     }

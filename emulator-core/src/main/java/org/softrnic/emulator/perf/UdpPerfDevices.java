@@ -73,8 +73,9 @@ final class UdpPerfDevices implements PerfDevices {
         }
     }
 
-    @Override public SoftRnic clientDevice() { return client; }
-    @Override public SoftRnic serverDevice() { return server; }
+    @Override public java.util.Map<String, Long> clientCounters() { return client.counters(); }
+    @Override public java.util.Map<String, Long> serverCounters() { return server.counters(); }
+    @Override public void progressServer() { server.progress(); }
     @Override public RdmaContext client() { return clientCtx; }
     @Override public RdmaContext server() { return serverCtx; }
     @Override public long packets() { return client.counters().get("sent_pkts") + server.counters().get("sent_pkts"); }

@@ -1,4 +1,4 @@
-package org.softrnic.emulator.fabric;
+package org.softrnic.emulator.os;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -13,33 +13,37 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
 /**
- * The few libc calls a TAP device needs, through FFM (no native code of our own). Each takes a capture-state
+ * The few libc calls the TAP device and the ibverbs provider need, through FFM (no native code of our own). Each takes a capture-state
  * segment first, from which {@link #errno} reads the call's errno. Buffers for read and write are passed as
  * raw addresses, so moving a frame allocates nothing.
  */
-final class Libc {
-    static final int O_RDWR = 2;
-    static final int O_NONBLOCK = 0x800;
-    static final int O_CLOEXEC = 0x80000;
-    static final int EAGAIN = 11;
-    static final int EINTR = 4;
-    static final short POLLIN = 1;
+public final class Libc {
+    public static final int O_RDWR = 2;
+    public static final int O_NONBLOCK = 0x800;
+    public static final int O_CLOEXEC = 0x80000;
+    public static final int EAGAIN = 11;
+    public static final int EINTR = 4;
+    public static final short POLLIN = 1;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
-    static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+    public static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO_VALUE = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
-    static final MethodHandle OPEN = handle("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+    public static final MethodHandle OPEN = handle("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
             ERRNO, Linker.Option.firstVariadicArg(2));
-    static final MethodHandle IOCTL = handle("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+    public static final MethodHandle IOCTL = handle("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
             ERRNO, Linker.Option.firstVariadicArg(2));
-    static final MethodHandle READ = handle("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG), ERRNO);
-    static final MethodHandle WRITE = handle("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG), ERRNO);
-    static final MethodHandle CLOSE = handle("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), ERRNO);
-    static final MethodHandle POLL = handle("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), ERRNO);
-    static final MethodHandle EVENTFD = handle("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO);
-    static final MethodHandle SOCKET = handle("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), ERRNO);
+    public static final MethodHandle READ = handle("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG), ERRNO);
+    public static final MethodHandle WRITE = handle("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG), ERRNO);
+    public static final MethodHandle CLOSE = handle("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), ERRNO);
+    public static final MethodHandle POLL = handle("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), ERRNO);
+    public static final MethodHandle EVENTFD = handle("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO);
+    public static final MethodHandle FCNTL = handle("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), ERRNO,
+            Linker.Option.firstVariadicArg(2));
+    public static final int F_GETFL = 3;
+    public static final int F_SETFL = 4;
+    public static final MethodHandle SOCKET = handle("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), ERRNO);
     private static final MethodHandle STRERROR = LINKER.downcallHandle(LINKER.defaultLookup().find("strerror").orElseThrow(),
             FunctionDescriptor.of(ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(256, java.lang.foreign.ValueLayout.JAVA_BYTE)), JAVA_INT));
 
@@ -51,12 +55,12 @@ final class Libc {
                 d, options);
     }
 
-    static int errno(MemorySegment capture) {
+    public static int errno(MemorySegment capture) {
         return (int) ERRNO_VALUE.get(capture, 0L);
     }
 
     /** strerror's words for an errno, e.g. "Operation not permitted". */
-    static String strerror(int errno) {
+    public static String strerror(int errno) {
         try {
             return ((MemorySegment) STRERROR.invokeExact(errno)).getString(0);
         } catch (Throwable t) {
@@ -65,7 +69,7 @@ final class Libc {
     }
 
     /** Calls a handle whose failures are -1 with errno set; an exception from the call itself cannot happen. */
-    static long call(MethodHandle h, Object... args) {
+    public static long call(MethodHandle h, Object... args) {
         try {
             Object r = h.invokeWithArguments(args);
             return r instanceof Integer i ? i : (Long) r;

@@ -1,0 +1,45 @@
+package org.softrnic.cli.oob;
+
+import java.nio.file.Path;
+import org.softrnic.cli.UserError;
+import picocli.CommandLine.Option;
+
+/** The options that choose the device a tool-compatible command runs on (a picocli mixin). */
+public final class DeviceOptions {
+    @Option(names = "--provider", paramLabel = "NAME", defaultValue = "soft",
+            description = "soft (default): a soft RNIC on --link; ibverbs: a real device (hardware or rxe) through libibverbs")
+    String provider;
+
+    @Option(names = "--link", paramLabel = "SPEC",
+            description = "soft provider: udp:ADDR[:PORT] (default udp:127.0.0.1; RoCE port 4791 unless given), or the frame port"
+                    + " on qemu's socket netdev: qemu-listen:PORT,ip=A/N[,mac=M] or qemu-connect:PORT,ip=A/N[,mac=M]")
+    String link;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "the device's name (soft: softrnic0; ibverbs: the first listed)")
+    String device;
+
+    @Option(names = "--trace", paramLabel = "FILE.pcap", description = "soft provider: record every packet sent and received to a capture;"
+            + " softrnic ladder draws it")
+    Path trace;
+
+    /** The device's name, as the tools print it. */
+    public String deviceName() {
+        return device != null ? device : "softrnic0";
+    }
+
+    /** Opens the chosen device, runs {@code body} on it and closes it. */
+    public int run(String command, ToolDevice.Body body) throws Exception {
+        return switch (provider) {
+            case "soft" -> ToolDevice.run(command, deviceName(), link != null ? link : "udp:127.0.0.1", trace, body);
+            case "ibverbs" -> {
+                if (link != null) throw new UserError("--link applies to the soft provider; a real device sends through its own interface");
+                if (trace != null) {
+                    throw new UserError("--trace records a soft RNIC's packets; for a real device capture its interface"
+                            + " (tcpdump -i IFACE udp port 4791)");
+                }
+                yield ToolDevice.runIbverbs(device, body);
+            }
+            default -> throw new UserError("--provider must be soft or ibverbs, not '" + provider + "'");
+        };
+    }
+}

@@ -1,0 +1,89 @@
+package org.softrnic.conformance.rxe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.softrnic.conformance.Interop;
+
+/**
+ * The FFM libibverbs provider on a real device: rxe0 inside the guest, whose /usr is the host's, so the JDK
+ * runs there and the CLI's jar is copied into the run's folder. The verbs contract that the soft provider
+ * passes (CheckCommandTest) must pass on rxe through FFM; and `softrnic pingpong --provider ibverbs` in the
+ * guest must exchange verified data with `softrnic pingpong` on the soft provider on the host, both ways.
+ */
+class RxeIbverbsTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path JAR = ROOT.resolve("cli/target/softrnic.jar");
+    private static final String JAVA = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java --enable-native-access=ALL-UNNAMED -jar $JOB/softrnic.jar";
+
+    @BeforeAll
+    static void needsTheGuestAndTheJar() {
+        Interop.requireRxeGuest();
+        assertTrue(Files.exists(JAR), JAR + " is built by the cli module's package phase");
+    }
+
+    @Test
+    void theVerbsContractPassesOnRxeThroughFfm() throws Exception {
+        Path job = Files.createDirectories(Path.of("target", "rxe-interop", "ibverbs-check", "job").toAbsolutePath());
+        Files.copy(JAR, job.resolve("softrnic.jar"), StandardCopyOption.REPLACE_EXISTING);
+        Process p = new ProcessBuilder(ROOT.resolve("scripts/rxe-peer").toString(), "--job", job.toString(), "--timeout", "300", "--",
+                JAVA + " devices -v; " + JAVA + " check --provider ibverbs -d rxe0; echo \"[check rc=$?]\"")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(320, TimeUnit.SECONDS), "the guest did not finish");
+        assertTrue(out.contains("rxe0") && out.contains("ibverbs"), "softrnic devices listed no rxe0:\n" + out);
+        assertTrue(out.contains("[check rc=0]"), out);
+        List<String> soft = passed(softCheck());
+        assertTrue(soft.size() >= 13, "the soft provider passed only " + soft);
+        assertEquals(soft, passed(out), "the scenarios the soft provider passes, on rxe through FFM:\n" + out);
+        assertTrue(out.contains(soft.size() + " of " + soft.size() + " scenarios passed on ibverbs"), out);
+    }
+
+    /** `softrnic check` on the soft provider, in this JVM. */
+    private static String softCheck() {
+        java.io.StringWriter out = new java.io.StringWriter();
+        org.softrnic.cli.Main.execute(new java.io.PrintWriter(out), new java.io.PrintWriter(new java.io.StringWriter()), "check");
+        return out.toString();
+    }
+
+    /** The names of the scenarios a check's output says passed. */
+    private static List<String> passed(String out) {
+        return out.lines().filter(l -> l.startsWith("ok   ")).map(l -> l.substring(5).split("\\s+")[0]).toList();
+    }
+
+    /**
+     * softrnic's soft RNIC on the host (frame port on qemu's socket netdev) and softrnic on rxe0 through FFM
+     * in the guest ping-pong 4 KiB messages; with --verify each side checks every byte of every message.
+     */
+    @ParameterizedTest(name = "soft provider on the host as {0}")
+    @ValueSource(strings = {"client", "server"})
+    void theFfmProviderOnRxeAndTheSoftProviderExchangeVerifiedData(String softRole) throws Exception {
+        int iters = 100;
+        try (RxeRun ns = RxeRun.on("frames", "ibverbs-mixed-" + softRole)) {
+            Path job = Files.createDirectories(ns.dir.resolve("job"));
+            Files.copy(JAR, job.resolve("softrnic.jar"), StandardCopyOption.REPLACE_EXISTING);
+            Path pcap = ns.dir.resolve("link.pcap");
+            boolean softServes = softRole.equals("server");
+            String guest = JAVA + " pingpong rc --provider ibverbs -d rxe0 -g " + ns.guestGidIndex() + " -n " + iters
+                    + " --verify -p 18515" + (softServes ? " --wait 120" : "");
+            Process soft = ns.runPair(softServes, List.of("pingpong", "rc", "--link", ns.softrnicLink(), "-g", "1", "-n", "" + iters,
+                    "--verify", "-p", "" + ns.oobPort), guest, "; echo \"[tool rc=$?]\"", pcap);
+            String g = ns.output("guest");
+            assertTrue(g.contains("[tool rc=0]"), "the guest's softrnic failed:\n" + g + ns.errors("guest"));
+            assertEquals(0, soft.exitValue(), ns.output("softrnic") + ns.errors("softrnic") + g);
+            String verified = "verified " + iters + " received messages: 0 differed";
+            assertTrue(g.contains(verified), g);
+            assertTrue(ns.output("softrnic").contains(verified), ns.output("softrnic"));
+            Interop.assertEveryIcrcValid(pcap, 2L * iters);
+        }
+    }
+}

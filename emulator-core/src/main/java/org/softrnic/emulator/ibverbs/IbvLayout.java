@@ -1,0 +1,221 @@
+package org.softrnic.emulator.ibverbs;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where rdma-core's structs keep the fields this provider reads and writes (x86-64, rdma-core 44). Every
+ * offset, width and size is recorded here once, so that {@code IbvLayoutTest} can compile a C program
+ * against the installed {@code infiniband/verbs.h} that checks each of them with offsetof and sizeof.
+ */
+final class IbvLayout {
+    /** One checked fact: {@code offsetof(struct s, member)} and its width, or (member null) {@code sizeof}. */
+    record Fact(String struct, String member, long offset, long width) {
+    }
+
+    private static final List<Fact> FACTS = new ArrayList<>();
+
+    private IbvLayout() {
+    }
+
+    static List<Fact> facts() {
+        return List.copyOf(FACTS);
+    }
+
+    private static long at(String struct, String member, long offset, long width) {
+        FACTS.add(new Fact(struct, member, offset, width));
+        return offset;
+    }
+
+    private static long size(String struct, long size) {
+        FACTS.add(new Fact(struct, null, 0, size));
+        return size;
+    }
+
+    // struct ibv_device
+    static final long DEVICE_NODE_TYPE = at("ibv_device", "node_type", 16, 4);
+    static final long DEVICE_NAME = at("ibv_device", "name", 24, 64);
+
+    // struct ibv_context and, inline in it, struct ibv_context_ops: the inline verbs call through these
+    static final long CONTEXT_DEVICE = at("ibv_context", "device", 0, 8);
+    static final long CONTEXT_ASYNC_FD = at("ibv_context", "async_fd", 268, 4);
+    static final long OPS_ALLOC_MW = at("ibv_context", "ops.alloc_mw", 64, 8);
+    static final long OPS_BIND_MW = at("ibv_context", "ops.bind_mw", 72, 8);
+    static final long OPS_DEALLOC_MW = at("ibv_context", "ops.dealloc_mw", 80, 8);
+    static final long OPS_POLL_CQ = at("ibv_context", "ops.poll_cq", 96, 8);
+    static final long OPS_REQ_NOTIFY_CQ = at("ibv_context", "ops.req_notify_cq", 104, 8);
+    static final long OPS_POST_SRQ_RECV = at("ibv_context", "ops.post_srq_recv", 168, 8);
+    static final long OPS_POST_SEND = at("ibv_context", "ops.post_send", 208, 8);
+    static final long OPS_POST_RECV = at("ibv_context", "ops.post_recv", 216, 8);
+
+    // the objects whose first field is their context, which the inline verbs follow to the ops table
+    static final long CQ_CONTEXT = at("ibv_cq", "context", 0, 8);
+    static final long QP_CONTEXT = at("ibv_qp", "context", 0, 8);
+    static final long SRQ_CONTEXT = at("ibv_srq", "context", 0, 8);
+    static final long MW_CONTEXT = at("ibv_mw", "context", 0, 8);
+    static final long CQ_CQE = at("ibv_cq", "cqe", 28, 4);
+    static final long QP_NUM = at("ibv_qp", "qp_num", 52, 4);
+    static final long QP_STATE = at("ibv_qp", "state", 56, 4);
+    static final long MW_RKEY = at("ibv_mw", "rkey", 16, 4);
+    static final long MW_TYPE = at("ibv_mw", "type", 24, 4);
+    static final long MW_PD = at("ibv_mw", "pd", 8, 8);
+
+    // struct ibv_mr
+    static final long MR_ADDR = at("ibv_mr", "addr", 16, 8);
+    static final long MR_LENGTH = at("ibv_mr", "length", 24, 8);
+    static final long MR_LKEY = at("ibv_mr", "lkey", 36, 4);
+    static final long MR_RKEY = at("ibv_mr", "rkey", 40, 4);
+    static final long MR_PD = at("ibv_mr", "pd", 8, 8);
+
+    // struct ibv_comp_channel
+    static final long CHANNEL_FD = at("ibv_comp_channel", "fd", 8, 4);
+
+    // struct ibv_device_attr
+    static final long DEVICE_ATTR_SIZE = size("ibv_device_attr", 232);
+    static final long DA_MAX_MR_SIZE = at("ibv_device_attr", "max_mr_size", 80, 8);
+    static final long DA_MAX_QP = at("ibv_device_attr", "max_qp", 108, 4);
+    static final long DA_MAX_QP_WR = at("ibv_device_attr", "max_qp_wr", 112, 4);
+    static final long DA_MAX_SGE = at("ibv_device_attr", "max_sge", 120, 4);
+    static final long DA_MAX_SGE_RD = at("ibv_device_attr", "max_sge_rd", 124, 4);
+    static final long DA_MAX_CQ = at("ibv_device_attr", "max_cq", 128, 4);
+    static final long DA_MAX_CQE = at("ibv_device_attr", "max_cqe", 132, 4);
+    static final long DA_MAX_MR = at("ibv_device_attr", "max_mr", 136, 4);
+    static final long DA_MAX_PD = at("ibv_device_attr", "max_pd", 140, 4);
+    static final long DA_MAX_QP_RD_ATOM = at("ibv_device_attr", "max_qp_rd_atom", 144, 4);
+    static final long DA_MAX_QP_INIT_RD_ATOM = at("ibv_device_attr", "max_qp_init_rd_atom", 156, 4);
+    static final long DA_ATOMIC_CAP = at("ibv_device_attr", "atomic_cap", 164, 4);
+    static final long DA_MAX_MW = at("ibv_device_attr", "max_mw", 176, 4);
+    static final long DA_MAX_AH = at("ibv_device_attr", "max_ah", 200, 4);
+    static final long DA_MAX_SRQ = at("ibv_device_attr", "max_srq", 212, 4);
+    static final long DA_MAX_SRQ_WR = at("ibv_device_attr", "max_srq_wr", 216, 4);
+    static final long DA_MAX_SRQ_SGE = at("ibv_device_attr", "max_srq_sge", 220, 4);
+
+    // struct ibv_port_attr: the exported ibv_query_port fills the first 48 bytes, so the buffer is the full size
+    static final long PORT_ATTR_SIZE = size("ibv_port_attr", 52);
+    static final long PA_STATE = at("ibv_port_attr", "state", 0, 4);
+    static final long PA_MAX_MTU = at("ibv_port_attr", "max_mtu", 4, 4);
+    static final long PA_ACTIVE_MTU = at("ibv_port_attr", "active_mtu", 8, 4);
+    static final long PA_GID_TBL_LEN = at("ibv_port_attr", "gid_tbl_len", 12, 4);
+    static final long PA_PKEY_TBL_LEN = at("ibv_port_attr", "pkey_tbl_len", 32, 2);
+    static final long PA_LINK_LAYER = at("ibv_port_attr", "link_layer", 46, 1);
+
+    static final long GID_SIZE = size("union ibv_gid", 16);
+
+    // struct ibv_srq_init_attr
+    static final long SRQ_INIT_ATTR_SIZE = size("ibv_srq_init_attr", 24);
+    static final long SIA_MAX_WR = at("ibv_srq_init_attr", "attr.max_wr", 8, 4);
+    static final long SIA_MAX_SGE = at("ibv_srq_init_attr", "attr.max_sge", 12, 4);
+    static final long SIA_SRQ_LIMIT = at("ibv_srq_init_attr", "attr.srq_limit", 16, 4);
+    static final long SRQ_ATTR_SIZE = size("ibv_srq_attr", 12);
+    static final long SA_SRQ_LIMIT = at("ibv_srq_attr", "srq_limit", 8, 4);
+
+    // struct ibv_qp_init_attr
+    static final long QP_INIT_ATTR_SIZE = size("ibv_qp_init_attr", 64);
+    static final long QIA_SEND_CQ = at("ibv_qp_init_attr", "send_cq", 8, 8);
+    static final long QIA_RECV_CQ = at("ibv_qp_init_attr", "recv_cq", 16, 8);
+    static final long QIA_SRQ = at("ibv_qp_init_attr", "srq", 24, 8);
+    static final long QIA_MAX_SEND_WR = at("ibv_qp_init_attr", "cap.max_send_wr", 32, 4);
+    static final long QIA_MAX_RECV_WR = at("ibv_qp_init_attr", "cap.max_recv_wr", 36, 4);
+    static final long QIA_MAX_SEND_SGE = at("ibv_qp_init_attr", "cap.max_send_sge", 40, 4);
+    static final long QIA_MAX_RECV_SGE = at("ibv_qp_init_attr", "cap.max_recv_sge", 44, 4);
+    static final long QIA_MAX_INLINE_DATA = at("ibv_qp_init_attr", "cap.max_inline_data", 48, 4);
+    static final long QIA_QP_TYPE = at("ibv_qp_init_attr", "qp_type", 52, 4);
+    static final long QIA_SQ_SIG_ALL = at("ibv_qp_init_attr", "sq_sig_all", 56, 4);
+
+    // struct ibv_ah_attr, alone (ibv_create_ah) and inside ibv_qp_attr
+    static final long AH_ATTR_SIZE = size("ibv_ah_attr", 32);
+    static final long AH_DGID = at("ibv_ah_attr", "grh.dgid", 0, 16);
+    static final long AH_FLOW_LABEL = at("ibv_ah_attr", "grh.flow_label", 16, 4);
+    static final long AH_SGID_INDEX = at("ibv_ah_attr", "grh.sgid_index", 20, 1);
+    static final long AH_HOP_LIMIT = at("ibv_ah_attr", "grh.hop_limit", 21, 1);
+    static final long AH_TRAFFIC_CLASS = at("ibv_ah_attr", "grh.traffic_class", 22, 1);
+    static final long AH_DLID = at("ibv_ah_attr", "dlid", 24, 2);
+    static final long AH_SL = at("ibv_ah_attr", "sl", 26, 1);
+    static final long AH_IS_GLOBAL = at("ibv_ah_attr", "is_global", 29, 1);
+    static final long AH_PORT_NUM = at("ibv_ah_attr", "port_num", 30, 1);
+
+    // struct ibv_qp_attr
+    static final long QP_ATTR_SIZE = size("ibv_qp_attr", 144);
+    static final long QA_QP_STATE = at("ibv_qp_attr", "qp_state", 0, 4);
+    static final long QA_CUR_QP_STATE = at("ibv_qp_attr", "cur_qp_state", 4, 4);
+    static final long QA_PATH_MTU = at("ibv_qp_attr", "path_mtu", 8, 4);
+    static final long QA_QKEY = at("ibv_qp_attr", "qkey", 16, 4);
+    static final long QA_RQ_PSN = at("ibv_qp_attr", "rq_psn", 20, 4);
+    static final long QA_SQ_PSN = at("ibv_qp_attr", "sq_psn", 24, 4);
+    static final long QA_DEST_QP_NUM = at("ibv_qp_attr", "dest_qp_num", 28, 4);
+    static final long QA_QP_ACCESS_FLAGS = at("ibv_qp_attr", "qp_access_flags", 32, 4);
+    static final long QA_AH_ATTR = at("ibv_qp_attr", "ah_attr", 56, 32);
+    static final long QA_PKEY_INDEX = at("ibv_qp_attr", "pkey_index", 120, 2);
+    static final long QA_EN_SQD_ASYNC_NOTIFY = at("ibv_qp_attr", "en_sqd_async_notify", 124, 1);
+    static final long QA_MAX_RD_ATOMIC = at("ibv_qp_attr", "max_rd_atomic", 126, 1);
+    static final long QA_MAX_DEST_RD_ATOMIC = at("ibv_qp_attr", "max_dest_rd_atomic", 127, 1);
+    static final long QA_MIN_RNR_TIMER = at("ibv_qp_attr", "min_rnr_timer", 128, 1);
+    static final long QA_PORT_NUM = at("ibv_qp_attr", "port_num", 129, 1);
+    static final long QA_TIMEOUT = at("ibv_qp_attr", "timeout", 130, 1);
+    static final long QA_RETRY_CNT = at("ibv_qp_attr", "retry_cnt", 131, 1);
+    static final long QA_RNR_RETRY = at("ibv_qp_attr", "rnr_retry", 132, 1);
+
+    // struct ibv_sge, ibv_send_wr, ibv_recv_wr: preallocated per QP, filled field by field on each post
+    static final long SGE_SIZE = size("ibv_sge", 16);
+    static final long SGE_ADDR = at("ibv_sge", "addr", 0, 8);
+    static final long SGE_LENGTH = at("ibv_sge", "length", 8, 4);
+    static final long SGE_LKEY = at("ibv_sge", "lkey", 12, 4);
+    static final long SEND_WR_SIZE = size("ibv_send_wr", 128);
+    static final long SWR_WR_ID = at("ibv_send_wr", "wr_id", 0, 8);
+    static final long SWR_NEXT = at("ibv_send_wr", "next", 8, 8);
+    static final long SWR_SG_LIST = at("ibv_send_wr", "sg_list", 16, 8);
+    static final long SWR_NUM_SGE = at("ibv_send_wr", "num_sge", 24, 4);
+    static final long SWR_OPCODE = at("ibv_send_wr", "opcode", 28, 4);
+    static final long SWR_SEND_FLAGS = at("ibv_send_wr", "send_flags", 32, 4);
+    static final long SWR_IMM_DATA = at("ibv_send_wr", "imm_data", 36, 4);
+    static final long SWR_RDMA_REMOTE_ADDR = at("ibv_send_wr", "wr.rdma.remote_addr", 40, 8);
+    static final long SWR_RDMA_RKEY = at("ibv_send_wr", "wr.rdma.rkey", 48, 4);
+    static final long SWR_ATOMIC_REMOTE_ADDR = at("ibv_send_wr", "wr.atomic.remote_addr", 40, 8);
+    static final long SWR_ATOMIC_COMPARE_ADD = at("ibv_send_wr", "wr.atomic.compare_add", 48, 8);
+    static final long SWR_ATOMIC_SWAP = at("ibv_send_wr", "wr.atomic.swap", 56, 8);
+    static final long SWR_ATOMIC_RKEY = at("ibv_send_wr", "wr.atomic.rkey", 64, 4);
+    static final long SWR_UD_AH = at("ibv_send_wr", "wr.ud.ah", 40, 8);
+    static final long SWR_UD_REMOTE_QPN = at("ibv_send_wr", "wr.ud.remote_qpn", 48, 4);
+    static final long SWR_UD_REMOTE_QKEY = at("ibv_send_wr", "wr.ud.remote_qkey", 52, 4);
+    static final long SWR_BIND_MW_MW = at("ibv_send_wr", "bind_mw.mw", 80, 8);
+    static final long SWR_BIND_MW_RKEY = at("ibv_send_wr", "bind_mw.rkey", 88, 4);
+    static final long SWR_BIND_MW_MR = at("ibv_send_wr", "bind_mw.bind_info.mr", 96, 8);
+    static final long SWR_BIND_MW_ADDR = at("ibv_send_wr", "bind_mw.bind_info.addr", 104, 8);
+    static final long SWR_BIND_MW_LENGTH = at("ibv_send_wr", "bind_mw.bind_info.length", 112, 8);
+    static final long SWR_BIND_MW_ACCESS = at("ibv_send_wr", "bind_mw.bind_info.mw_access_flags", 120, 4);
+    static final long RECV_WR_SIZE = size("ibv_recv_wr", 32);
+    static final long RWR_WR_ID = at("ibv_recv_wr", "wr_id", 0, 8);
+    static final long RWR_NEXT = at("ibv_recv_wr", "next", 8, 8);
+    static final long RWR_SG_LIST = at("ibv_recv_wr", "sg_list", 16, 8);
+    static final long RWR_NUM_SGE = at("ibv_recv_wr", "num_sge", 24, 4);
+
+    // struct ibv_mw_bind (ibv_bind_mw, type 1 windows)
+    static final long MW_BIND_SIZE = size("ibv_mw_bind", 48);
+    static final long MWB_WR_ID = at("ibv_mw_bind", "wr_id", 0, 8);
+    static final long MWB_SEND_FLAGS = at("ibv_mw_bind", "send_flags", 8, 4);
+    static final long MWB_MR = at("ibv_mw_bind", "bind_info.mr", 16, 8);
+    static final long MWB_ADDR = at("ibv_mw_bind", "bind_info.addr", 24, 8);
+    static final long MWB_LENGTH = at("ibv_mw_bind", "bind_info.length", 32, 8);
+    static final long MWB_ACCESS = at("ibv_mw_bind", "bind_info.mw_access_flags", 40, 4);
+
+    // struct ibv_wc: an array of them per CQ, read field by field into the caller's WorkCompletions
+    static final long WC_SIZE = size("ibv_wc", 48);
+    static final long WC_WR_ID = at("ibv_wc", "wr_id", 0, 8);
+    static final long WC_STATUS = at("ibv_wc", "status", 8, 4);
+    static final long WC_OPCODE = at("ibv_wc", "opcode", 12, 4);
+    static final long WC_VENDOR_ERR = at("ibv_wc", "vendor_err", 16, 4);
+    static final long WC_BYTE_LEN = at("ibv_wc", "byte_len", 20, 4);
+    static final long WC_IMM_DATA = at("ibv_wc", "imm_data", 24, 4);
+    static final long WC_QP_NUM = at("ibv_wc", "qp_num", 28, 4);
+    static final long WC_SRC_QP = at("ibv_wc", "src_qp", 32, 4);
+    static final long WC_WC_FLAGS = at("ibv_wc", "wc_flags", 36, 4);
+    static final long WC_PKEY_INDEX = at("ibv_wc", "pkey_index", 40, 2);
+    static final long WC_SLID = at("ibv_wc", "slid", 42, 2);
+    static final long WC_SL = at("ibv_wc", "sl", 44, 1);
+    static final long WC_DLID_PATH_BITS = at("ibv_wc", "dlid_path_bits", 45, 1);
+
+    // struct ibv_async_event
+    static final long ASYNC_EVENT_SIZE = size("ibv_async_event", 16);
+    static final long AE_ELEMENT = at("ibv_async_event", "element", 0, 8);
+    static final long AE_EVENT_TYPE = at("ibv_async_event", "event_type", 8, 4);
+}

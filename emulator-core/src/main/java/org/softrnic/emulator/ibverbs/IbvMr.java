@@ -1,0 +1,66 @@
+package org.softrnic.emulator.ibverbs;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.MemorySegment;
+import org.softrnic.verbs.MemoryRegion;
+
+/**
+ * struct ibv_mr over a native segment. The segment must outlive the registration: the device may read and
+ * write it until {@link #close}.
+ */
+final class IbvMr extends IbvResource implements MemoryRegion {
+    final IbvPd pd;
+    private final MemorySegment segment;
+    private final int lkey;
+    private final int rkey;
+
+    IbvMr(IbvPd pd, MemorySegment mr, MemorySegment segment) {
+        super(mr, pd);
+        this.pd = pd;
+        this.segment = segment;
+        this.lkey = mr.get(JAVA_INT, IbvLayout.MR_LKEY);
+        this.rkey = mr.get(JAVA_INT, IbvLayout.MR_RKEY);
+    }
+
+    @Override
+    String describe() {
+        return "MR lkey 0x" + Integer.toHexString(lkey);
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_dereg_mr";
+    }
+
+    @Override
+    void destroy() {
+        IbvLib.check(destroyVerb(), describe(), IbvLib.get().deregMr, ptr);
+    }
+
+    @Override
+    public int lkey() {
+        return lkey;
+    }
+
+    @Override
+    public int rkey() {
+        return rkey;
+    }
+
+    @Override
+    public long addr() {
+        return ptr.get(JAVA_LONG, IbvLayout.MR_ADDR);
+    }
+
+    @Override
+    public long length() {
+        return ptr.get(JAVA_LONG, IbvLayout.MR_LENGTH);
+    }
+
+    @Override
+    public MemorySegment segment() {
+        return segment;
+    }
+}

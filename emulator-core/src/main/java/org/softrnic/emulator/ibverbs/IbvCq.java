@@ -11,7 +11,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.softrnic.emulator.cq.CqEventCount;
 import org.softrnic.nic.Errno;
 import org.softrnic.nic.VerbsException;
 import org.softrnic.nic.cq.WorkCompletion;
@@ -31,7 +31,7 @@ final class IbvCq extends IbvResource implements CompletionQueue {
     private final MemorySegment notifyFn;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment wcs = arena.allocate(WC_SIZE * BATCH, 8);
-    private final AtomicInteger unacked = new AtomicInteger();
+    private final CqEventCount events = new CqEventCount();
 
     IbvCq(IbvContext context, IbvChannel channel, MemorySegment cq) {
         super(cq.reinterpret(CQ_CQE + 4), channel == null ? new IbvResource[] {context} : new IbvResource[] {context, channel});
@@ -53,15 +53,14 @@ final class IbvCq extends IbvResource implements CompletionQueue {
     /** ibv_destroy_cq waits for every event to be acknowledged, so with some outstanding it would hang: EBUSY. */
     @Override
     void destroy() {
-        int n = unacked.get();
-        if (n > 0) throw new VerbsException(destroyVerb(), Errno.EBUSY, describe() + " has " + n + " unacknowledged events");
+        events.checkNoneOutstanding(describe());
         IbvLib.check(destroyVerb(), describe(), IbvLib.get().destroyCq, ptr);
         context.forget(ptr);
         arena.close();
     }
 
     void eventDelivered() {
-        unacked.incrementAndGet();
+        events.delivered();
     }
 
     @Override
@@ -114,10 +113,8 @@ final class IbvCq extends IbvResource implements CompletionQueue {
 
     @Override
     public synchronized void ackEvents(int n) {
-        if (n < 0 || n > unacked.get()) {
-            throw new VerbsException("ibv_ack_cq_events", Errno.EINVAL, describe() + " has " + unacked.get() + " events to acknowledge, not " + n);
-        }
-        IbvLib.call(IbvLib.get().ackCqEvents, live("ibv_ack_cq_events"), n);
-        unacked.addAndGet(-n);
+        MemorySegment cq = live("ibv_ack_cq_events");
+        events.ack(n);
+        IbvLib.call(IbvLib.get().ackCqEvents, cq, n);
     }
 }

@@ -1,8 +1,6 @@
 package org.softrnic.emulator.soft;
 
-import java.util.concurrent.atomic.AtomicInteger;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
+import org.softrnic.emulator.cq.CqEventCount;
 import org.softrnic.nic.cq.WorkCompletion;
 import org.softrnic.verbs.CompletionQueue;
 
@@ -11,8 +9,7 @@ final class SoftCq extends SoftResource implements CompletionQueue {
     private final SoftContext context;
     private final SoftChannel channel;
     final org.softrnic.nic.cq.CompletionQueue cq;
-    /** Events handed out by the channel and not yet acknowledged. */
-    private final AtomicInteger unacked = new AtomicInteger();
+    private final CqEventCount events = new CqEventCount();
 
     private SoftCq(SoftContext context, SoftChannel channel, org.softrnic.nic.cq.CompletionQueue cq) {
         super(context.device, channel == null ? new SoftResource[] {context} : new SoftResource[] {context, channel});
@@ -43,8 +40,7 @@ final class SoftCq extends SoftResource implements CompletionQueue {
 
     @Override
     void destroy() {
-        int n = unacked.get();
-        if (n > 0) throw new VerbsException(destroyVerb(), Errno.EBUSY, describe() + " has " + n + " unacknowledged events");
+        events.checkNoneOutstanding(describe());
         device.destroyed(cq, () -> device.nic.destroyCq(cq));
     }
 
@@ -54,7 +50,7 @@ final class SoftCq extends SoftResource implements CompletionQueue {
     }
 
     void eventDelivered() {
-        unacked.incrementAndGet();
+        events.delivered();
     }
 
     @Override
@@ -80,12 +76,6 @@ final class SoftCq extends SoftResource implements CompletionQueue {
     @Override
     public void ackEvents(int n) {
         checkOpen("ibv_ack_cq_events");
-        while (true) {
-            int have = unacked.get();
-            if (n < 0 || n > have) {
-                throw new VerbsException("ibv_ack_cq_events", Errno.EINVAL, "acknowledging " + n + " events, but " + have + " are outstanding");
-            }
-            if (unacked.compareAndSet(have, have - n)) return;
-        }
+        events.ack(n);
     }
 }

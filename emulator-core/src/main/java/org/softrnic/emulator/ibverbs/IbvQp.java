@@ -93,7 +93,7 @@ final class IbvQp extends IbvResource implements QueuePair {
     @Override
     public QpState state() {
         try (Arena a = Arena.ofConfined()) {
-            return QpState.values()[queryInto(a, QpAttrMask.STATE).get(JAVA_INT, QA_QP_STATE)];
+            return state(queryInto(a, QpAttrMask.STATE).get(JAVA_INT, QA_QP_STATE));
         }
     }
 
@@ -129,8 +129,8 @@ final class IbvQp extends IbvResource implements QueuePair {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment s = queryInto(a, QUERY_MASK);
             QpAttr attr = new QpAttr();
-            attr.qpState = QpState.values()[s.get(JAVA_INT, QA_QP_STATE)];
-            attr.curQpState = QpState.values()[s.get(JAVA_INT, QA_CUR_QP_STATE)];
+            attr.qpState = state(s.get(JAVA_INT, QA_QP_STATE));
+            attr.curQpState = state(s.get(JAVA_INT, QA_CUR_QP_STATE));
             int mtu = s.get(JAVA_INT, QA_PATH_MTU);
             attr.pathMtu = mtu >= 1 && mtu <= 5 ? Mtu.ofValue(mtu) : Mtu.MTU_1024;
             attr.qkey = s.get(JAVA_INT, QA_QKEY);
@@ -153,6 +153,11 @@ final class IbvQp extends IbvResource implements QueuePair {
             attr.rnrRetry = Byte.toUnsignedInt(s.get(JAVA_BYTE, QA_RNR_RETRY));
             return attr;
         }
+    }
+
+    /** enum ibv_qp_state is QpState's order; IBV_QPS_UNKNOWN (7), which no transition leaves, reads as ERR. */
+    private static QpState state(int value) {
+        return value >= 0 && value < QpState.values().length ? QpState.values()[value] : QpState.ERR;
     }
 
     private synchronized MemorySegment queryInto(Arena a, int mask) {

@@ -53,8 +53,9 @@ public final class Main implements Runnable {
                 err.flush();
                 return EXIT_USAGE;
             }
-            if (ex instanceof org.softrnic.nic.VerbsException) {
-                // a verb refused (a real device's errno, or the soft RNIC's): the tools print one line and exit 1
+            if (ex instanceof org.softrnic.nic.VerbsException || ex instanceof java.io.IOException) {
+                // a verb refused (a real device's errno, or the soft RNIC's), or the peer could not be reached:
+                // the tools print one line ("Couldn't connect to ...") and exit 1
                 err.println(c.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
                 err.flush();
                 return 1;

@@ -40,11 +40,16 @@ public final class ToolDevice {
             throw new UserError("--link " + link + ": " + command + " needs udp:ADDR[:PORT] or a frame port"
                     + " (qemu-listen:PORT,ip=A/N, qemu-connect:PORT,ip=A/N or tap:IFNAME,ip=A/N)");
         }
-        SoftRnicConfig config = SoftRnicConfig.builder().name(device).gid(linkLocal(spec.address().getAddress()))
-                .gid(spec.address().getHostAddress()).mtu(4096).link(link)
-                // keys unlike any other run's, as a real device's are (a fixed seed is for replaying a model run)
-                .seed(System.nanoTime() ^ ProcessHandle.current().pid() << 32).trace(trace == null ? null : trace.toString()).udpPort(spec.frames() ? 4791 : spec.port())
-                .progress("inline").build();
+        SoftRnicConfig config;
+        try {
+            config = SoftRnicConfig.builder().name(device).gid(linkLocal(spec.address().getAddress()))
+                    .gid(spec.address().getHostAddress()).mtu(4096).link(link)
+                    // keys unlike any other run's, as a real device's are (a fixed seed is for replaying a model run)
+                    .seed(System.nanoTime() ^ ProcessHandle.current().pid() << 32).trace(trace == null ? null : trace.toString())
+                    .udpPort(spec.frames() ? 4791 : spec.port()).progress("inline").build();
+        } catch (org.softrnic.emulator.config.ConfigException e) {
+            throw new UserError("--link " + link + ": " + e.getMessage());
+        }
         try (SoftRnic dev = SoftRnic.open(config); RdmaContext ctx = dev.open()) {
             int status = body.run(ctx, dev::progress);
             linger(dev);

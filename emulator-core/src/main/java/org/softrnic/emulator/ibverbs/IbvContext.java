@@ -61,8 +61,9 @@ final class IbvContext extends IbvResource implements RdmaContext {
         objects.put(native_.address(), api);
     }
 
-    void forget(MemorySegment native_) {
-        objects.remove(native_.address());
+    /** After the destroy verb: removes only {@code api}'s mapping, which a new object at the same address may have replaced. */
+    void forget(MemorySegment native_, Object api) {
+        objects.remove(native_.address(), api);
     }
 
     Object known(long address) {
@@ -137,11 +138,13 @@ final class IbvContext extends IbvResource implements RdmaContext {
     public CompletionQueue createCq(int cqe, CompletionChannel channel) {
         synchronized (this) {
             IbvChannel ch = channel == null ? null : own(channel, IbvChannel.class, "ibv_create_cq");
-            MemorySegment cq = IbvLib.created("ibv_create_cq", describe() + " (" + cqe + " entries)", IbvLib.get().createCq,
-                    live("ibv_create_cq"), cqe, MemorySegment.NULL, ch == null ? MemorySegment.NULL : ch.live("ibv_create_cq"), 0);
-            IbvCq api = new IbvCq(this, ch, cq);
-            remember(cq, api);
-            return api;
+            return holding("ibv_create_cq", () -> {
+                MemorySegment cq = IbvLib.created("ibv_create_cq", describe() + " (" + cqe + " entries)", IbvLib.get().createCq,
+                        live("ibv_create_cq"), cqe, MemorySegment.NULL, ch == null ? MemorySegment.NULL : ch.ptr, 0);
+                IbvCq api = new IbvCq(this, ch, cq);
+                remember(cq, api);
+                return api;
+            }, ch);
         }
     }
 
@@ -158,12 +161,15 @@ final class IbvContext extends IbvResource implements RdmaContext {
                     if (errno == Errno.EAGAIN.value) return null;
                     throw IbvLib.failed("ibv_get_async_event", errno, describe());
                 }
-                int type = event.get(JAVA_INT, AE_EVENT_TYPE);
-                Object subject = IbvCodes.eventHasObject(type) ? known(event.get(ADDRESS, AE_ELEMENT).address()) : null;
-                // acknowledged at once: the event is copied out, and destroying a QP waits for its acks
-                IbvLib.call(IbvLib.get().ackAsyncEvent, event);
-                // one this API does not name (IBV_EVENT_WQ_FATAL, a newer kernel's) counts as none
-                return IbvCodes.eventType(type) == null ? null : new AsyncEvent(IbvCodes.eventType(type), subject);
+                try {
+                    int type = event.get(JAVA_INT, AE_EVENT_TYPE);
+                    Object subject = IbvCodes.eventHasObject(type) ? known(event.get(ADDRESS, AE_ELEMENT).address()) : null;
+                    // one this API does not name (IBV_EVENT_WQ_FATAL, a newer kernel's) counts as none
+                    return IbvCodes.eventType(type) == null ? null : new AsyncEvent(IbvCodes.eventType(type), subject);
+                } finally {
+                    // acknowledged at once, whatever happens: the event is copied out, and destroying a QP waits for its acks
+                    IbvLib.call(IbvLib.get().ackAsyncEvent, event);
+                }
             }
         }
     }

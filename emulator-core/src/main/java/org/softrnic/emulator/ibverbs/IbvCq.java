@@ -27,6 +27,7 @@ final class IbvCq extends IbvResource implements CompletionQueue {
     private static final ValueLayout.OfInt BE_INT = JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private final IbvContext context;
+    private final IbvChannel channel;
     private final MemorySegment pollFn;
     private final MemorySegment notifyFn;
     private final Arena arena = Arena.ofShared();
@@ -36,6 +37,7 @@ final class IbvCq extends IbvResource implements CompletionQueue {
     IbvCq(IbvContext context, IbvChannel channel, MemorySegment cq) {
         super(cq.reinterpret(CQ_CQE + 4), channel == null ? new IbvResource[] {context} : new IbvResource[] {context, channel});
         this.context = context;
+        this.channel = channel;
         this.pollFn = IbvOps.op(context.ptr, OPS_POLL_CQ);
         this.notifyFn = IbvOps.op(context.ptr, OPS_REQ_NOTIFY_CQ);
     }
@@ -53,9 +55,20 @@ final class IbvCq extends IbvResource implements CompletionQueue {
     /** ibv_destroy_cq waits for every event to be acknowledged, so with some outstanding it would hang: EBUSY. */
     @Override
     void destroy() {
+        if (channel == null) {
+            destroyNow();
+            return;
+        }
+        // getCqEvent counts an event under the channel's monitor: holding it, none can be half handed out
+        synchronized (channel) {
+            destroyNow();
+        }
+    }
+
+    private void destroyNow() {
         events.checkNoneOutstanding(describe());
         IbvLib.check(destroyVerb(), describe(), IbvLib.get().destroyCq, ptr);
-        context.forget(ptr);
+        context.forget(ptr, this);
         arena.close();
     }
 

@@ -25,7 +25,7 @@ final class IbvLib {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
     private static final ThreadLocal<MemorySegment> CAPTURE =
-            ThreadLocal.withInitial(() -> Arena.global().allocate(Libc.CAPTURE));
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(Libc.CAPTURE));
     private static Object loaded; // the library, or why there is none
 
     final MethodHandle getDeviceList;

@@ -15,6 +15,8 @@ final class IbvMr extends IbvResource implements MemoryRegion {
     private final MemorySegment segment;
     private final int lkey;
     private final int rkey;
+    private final long addr;
+    private final long length;
 
     IbvMr(IbvPd pd, MemorySegment mr, MemorySegment segment) {
         super(mr, pd);
@@ -22,6 +24,9 @@ final class IbvMr extends IbvResource implements MemoryRegion {
         this.segment = segment;
         this.lkey = mr.get(JAVA_INT, IbvLayout.MR_LKEY);
         this.rkey = mr.get(JAVA_INT, IbvLayout.MR_RKEY);
+        this.addr = mr.get(JAVA_LONG, IbvLayout.MR_ADDR);
+        this.length = mr.get(JAVA_LONG, IbvLayout.MR_LENGTH);
+        pd.regions.put(lkey, this);
     }
 
     @Override
@@ -37,6 +42,7 @@ final class IbvMr extends IbvResource implements MemoryRegion {
     @Override
     void destroy() {
         IbvLib.check(destroyVerb(), describe(), IbvLib.get().deregMr, ptr);
+        pd.regions.remove(lkey, this);
     }
 
     @Override
@@ -51,12 +57,17 @@ final class IbvMr extends IbvResource implements MemoryRegion {
 
     @Override
     public long addr() {
-        return ptr.get(JAVA_LONG, IbvLayout.MR_ADDR);
+        return addr;
+    }
+
+    /** Whether [{@code from}, {@code from + n}) lies inside the region. */
+    boolean covers(long from, long n) {
+        return n >= 0 && from >= addr && from - addr <= length - n;
     }
 
     @Override
     public long length() {
-        return ptr.get(JAVA_LONG, IbvLayout.MR_LENGTH);
+        return length;
     }
 
     @Override

@@ -8,10 +8,12 @@ import org.softrnic.verbs.MemoryWindow;
 /** struct ibv_mw, allocated and freed through the ops table (ibv_alloc_mw and ibv_dealloc_mw are inline). */
 final class IbvMw extends IbvResource implements MemoryWindow {
     final IbvPd pd;
+    private final int type;
 
     IbvMw(IbvPd pd, MemorySegment mw) {
         super(mw, pd);
         this.pd = pd;
+        this.type = mw.get(JAVA_INT, IbvLayout.MW_TYPE);
     }
 
 
@@ -44,6 +46,6 @@ final class IbvMw extends IbvResource implements MemoryWindow {
 
     @Override
     public int type() {
-        return ptr.get(JAVA_INT, IbvLayout.MW_TYPE);
+        return type;
     }
 }

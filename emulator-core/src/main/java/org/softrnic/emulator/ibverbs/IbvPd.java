@@ -24,6 +24,8 @@ import org.softrnic.verbs.SharedReceiveQueue;
 /** struct ibv_pd and the objects made in it. */
 final class IbvPd extends IbvResource implements ProtectionDomain {
     final IbvContext context;
+    /** The live regions by lkey, for checking inline SGEs, whose addresses the device reads without a key check. */
+    final java.util.Map<Integer, IbvMr> regions = new java.util.concurrent.ConcurrentHashMap<>();
 
     IbvPd(IbvContext context, MemorySegment pd) {
         super(pd, context);
@@ -64,6 +66,18 @@ final class IbvPd extends IbvResource implements ProtectionDomain {
         }
     }
 
+    /** Inline SGEs must lie inside a live region of this PD with their lkey, as the soft RNIC requires. */
+    void checkInline(org.softrnic.nic.qp.Sge[] list, int n) {
+        for (int i = 0; i < n; i++) {
+            IbvMr mr = regions.get(list[i].lkey);
+            if (mr == null || !mr.covers(list[i].addr, Integer.toUnsignedLong(list[i].length))) {
+                throw new VerbsException("ibv_post_send", Errno.EINVAL, "inline SGE " + i + " (0x" + Long.toHexString(list[i].addr) + ", "
+                        + Integer.toUnsignedString(list[i].length) + " bytes, lkey 0x" + Integer.toHexString(list[i].lkey)
+                        + ") is not inside a region of " + describe());
+            }
+        }
+    }
+
     @Override
     public MemoryWindow allocMw(int type) {
         synchronized (this) {
@@ -100,26 +114,30 @@ final class IbvPd extends IbvResource implements ProtectionDomain {
             IbvCq send = own(init.sendCq(), IbvCq.class, "ibv_create_qp");
             IbvCq recv = own(init.recvCq(), IbvCq.class, "ibv_create_qp");
             IbvSrq srq = init.srq() == null ? null : own(init.srq(), IbvSrq.class, "ibv_create_qp");
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment attr = a.allocate(QP_INIT_ATTR_SIZE, 8);
-                QpCaps caps = init.caps();
-                attr.set(ADDRESS, QIA_SEND_CQ, send.live("ibv_create_qp"));
-                attr.set(ADDRESS, QIA_RECV_CQ, recv.live("ibv_create_qp"));
-                attr.set(ADDRESS, QIA_SRQ, srq == null ? MemorySegment.NULL : srq.live("ibv_create_qp"));
-                attr.set(JAVA_INT, QIA_MAX_SEND_WR, caps.maxSendWr());
-                attr.set(JAVA_INT, QIA_MAX_RECV_WR, srq == null ? caps.maxRecvWr() : 0);
-                attr.set(JAVA_INT, QIA_MAX_SEND_SGE, caps.maxSendSge());
-                attr.set(JAVA_INT, QIA_MAX_RECV_SGE, srq == null ? caps.maxRecvSge() : 0);
-                attr.set(JAVA_INT, QIA_MAX_INLINE_DATA, caps.maxInlineData());
-                attr.set(JAVA_INT, QIA_QP_TYPE, init.type().value);
-                attr.set(JAVA_INT, QIA_SQ_SIG_ALL, init.sqSigAll() ? 1 : 0);
-                MemorySegment qp = IbvLib.created("ibv_create_qp", describe() + ", " + init.type() + " " + caps, IbvLib.get().createQp,
-                        live("ibv_create_qp"), attr);
-                // the device may round the capacities up; the QP's request buffers follow what it granted
-                QpCaps granted = new QpCaps(attr.get(JAVA_INT, QIA_MAX_SEND_WR), attr.get(JAVA_INT, QIA_MAX_RECV_WR),
-                        attr.get(JAVA_INT, QIA_MAX_SEND_SGE), attr.get(JAVA_INT, QIA_MAX_RECV_SGE), attr.get(JAVA_INT, QIA_MAX_INLINE_DATA));
-                return new IbvQp(this, qp.reinterpret(QP_STATE + 4), init.type(), send, recv, srq, granted);
-            }
+            return holding("ibv_create_qp", () -> createQp(init, send, recv, srq), send, recv == send ? null : recv, srq);
+        }
+    }
+
+    private QueuePair createQp(QpInitAttr init, IbvCq send, IbvCq recv, IbvSrq srq) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment attr = a.allocate(QP_INIT_ATTR_SIZE, 8);
+            QpCaps caps = init.caps();
+            attr.set(ADDRESS, QIA_SEND_CQ, send.ptr);
+            attr.set(ADDRESS, QIA_RECV_CQ, recv.ptr);
+            attr.set(ADDRESS, QIA_SRQ, srq == null ? MemorySegment.NULL : srq.ptr);
+            attr.set(JAVA_INT, QIA_MAX_SEND_WR, caps.maxSendWr());
+            attr.set(JAVA_INT, QIA_MAX_RECV_WR, srq == null ? caps.maxRecvWr() : 0);
+            attr.set(JAVA_INT, QIA_MAX_SEND_SGE, caps.maxSendSge());
+            attr.set(JAVA_INT, QIA_MAX_RECV_SGE, srq == null ? caps.maxRecvSge() : 0);
+            attr.set(JAVA_INT, QIA_MAX_INLINE_DATA, caps.maxInlineData());
+            attr.set(JAVA_INT, QIA_QP_TYPE, init.type().value);
+            attr.set(JAVA_INT, QIA_SQ_SIG_ALL, init.sqSigAll() ? 1 : 0);
+            MemorySegment qp = IbvLib.created("ibv_create_qp", describe() + ", " + init.type() + " " + caps, IbvLib.get().createQp,
+                    live("ibv_create_qp"), attr);
+            // the device may round the capacities up; the QP's request buffers follow what it granted
+            QpCaps granted = new QpCaps(attr.get(JAVA_INT, QIA_MAX_SEND_WR), attr.get(JAVA_INT, QIA_MAX_RECV_WR),
+                    attr.get(JAVA_INT, QIA_MAX_SEND_SGE), attr.get(JAVA_INT, QIA_MAX_RECV_SGE), attr.get(JAVA_INT, QIA_MAX_INLINE_DATA));
+            return new IbvQp(this, qp.reinterpret(QP_STATE + 4), init.type(), send, recv, srq, granted);
         }
     }
 

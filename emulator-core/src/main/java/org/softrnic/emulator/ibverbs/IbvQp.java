@@ -24,6 +24,7 @@ import org.softrnic.nic.qp.QpState;
 import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.RecvWr;
 import org.softrnic.nic.qp.SendFlags;
+import org.softrnic.nic.qp.SendOpcode;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.MemoryWindow;
 import org.softrnic.verbs.QueuePair;
@@ -76,7 +77,7 @@ final class IbvQp extends IbvResource implements QueuePair {
     @Override
     void destroy() {
         IbvLib.check(destroyVerb(), describe(), IbvLib.get().destroyQp, ptr);
-        pd.context.forget(ptr);
+        pd.context.forget(ptr, this);
         arena.close();
     }
 
@@ -170,40 +171,60 @@ final class IbvQp extends IbvResource implements QueuePair {
     @Override
     public synchronized void postSend(SendWr w) {
         MemorySegment qp = live("ibv_post_send");
+        SendOpcode op = w.opcode;
+        if (op == SendOpcode.FLUSH || op == SendOpcode.ATOMIC_WRITE || op == SendOpcode.REG_MR) {
+            // rdma-core 44 has no IBV_WR_FLUSH, REG_MR is the kernel's, and rxe's user library drops ATOMIC_WRITE's rkey
+            throw new VerbsException("ibv_post_send", Errno.EOPNOTSUPP, "IBV_WR_" + op + " is not available through libibverbs here");
+        }
         send.sges(w.sgList, w.numSge, "ibv_post_send", describe());
+        // the device copies inline data from the SGEs' addresses without a key check: they must lie in our regions
+        if ((w.sendFlags & SendFlags.INLINE) != 0) pd.checkInline(w.sgList, w.numSge);
         MemorySegment wr = send.wr;
         wr.set(JAVA_LONG, SWR_WR_ID, w.wrId);
         wr.set(ADDRESS, SWR_NEXT, MemorySegment.NULL);
         wr.set(ADDRESS, SWR_SG_LIST, send.sges);
         wr.set(JAVA_INT, SWR_NUM_SGE, w.numSge);
-        wr.set(JAVA_INT, SWR_OPCODE, w.opcode.value);
+        wr.set(JAVA_INT, SWR_OPCODE, op.value);
         wr.set(JAVA_INT, SWR_SEND_FLAGS, w.sendFlags);
-        switch (w.opcode) {
-            case SEND_WITH_INV -> wr.set(JAVA_INT, SWR_IMM_DATA, w.invalidateRkey);
-            case LOCAL_INV -> wr.set(JAVA_INT, SWR_IMM_DATA, w.invalidateRkey);
-            default -> wr.set(BE_INT, SWR_IMM_DATA, w.immData);
-        }
+        // one field for imm_data (__be32) and invalidate_rkey (host order), zero for the rest: a stale value fails BIND_MW
+        if (op == SendOpcode.SEND_WITH_INV || op == SendOpcode.LOCAL_INV) wr.set(JAVA_INT, SWR_IMM_DATA, w.invalidateRkey);
+        else if (op == SendOpcode.SEND_WITH_IMM || op == SendOpcode.RDMA_WRITE_WITH_IMM) wr.set(BE_INT, SWR_IMM_DATA, w.immData);
+        else wr.set(JAVA_INT, SWR_IMM_DATA, 0);
         if (type == QpType.UD) {
-            wr.set(ADDRESS, SWR_UD_AH, own(w.ah, IbvAh.class, "ibv_post_send").live("ibv_post_send"));
+            IbvAh ah = own(w.ah, IbvAh.class, "ibv_post_send");
+            wr.set(ADDRESS, SWR_UD_AH, ah.ptr);
             wr.set(JAVA_INT, SWR_UD_REMOTE_QPN, w.remoteQpn);
             wr.set(JAVA_INT, SWR_UD_REMOTE_QKEY, w.remoteQkey);
-        } else if (w.opcode.isAtomic()) {
+            holding("ibv_post_send", () -> post(qp), ah);
+            return;
+        }
+        if (op.isAtomic()) {
             wr.set(JAVA_LONG, SWR_ATOMIC_REMOTE_ADDR, w.remoteAddr);
             wr.set(JAVA_LONG, SWR_ATOMIC_COMPARE_ADD, w.compareAdd);
             wr.set(JAVA_LONG, SWR_ATOMIC_SWAP, w.swap);
             wr.set(JAVA_INT, SWR_ATOMIC_RKEY, w.rkey);
-        } else if (w.opcode == org.softrnic.nic.qp.SendOpcode.BIND_MW) {
-            wr.set(ADDRESS, SWR_BIND_MW_MW, own(w.bindMw, IbvMw.class, "ibv_post_send").live("ibv_post_send"));
+        } else if (op == SendOpcode.BIND_MW) {
+            IbvMw mw = own(w.bindMw, IbvMw.class, "ibv_post_send");
+            // rxe reads the region's lkey without a NULL check
+            IbvMr mr = own(w.bindMr, IbvMr.class, "ibv_post_send");
+            wr.set(ADDRESS, SWR_BIND_MW_MW, mw.ptr);
             wr.set(JAVA_INT, SWR_BIND_MW_RKEY, w.bindRkey);
-            wr.set(ADDRESS, SWR_BIND_MW_MR, w.bindMr == null ? MemorySegment.NULL : own(w.bindMr, IbvMr.class, "ibv_post_send").live("ibv_post_send"));
+            wr.set(ADDRESS, SWR_BIND_MW_MR, mr.ptr);
             wr.set(JAVA_LONG, SWR_BIND_MW_ADDR, w.bindAddr);
             wr.set(JAVA_LONG, SWR_BIND_MW_LENGTH, w.bindLength);
             wr.set(JAVA_INT, SWR_BIND_MW_ACCESS, w.bindAccess);
+            holding("ibv_post_send", () -> post(qp), mw, mr);
+            return;
         } else {
             wr.set(JAVA_LONG, SWR_RDMA_REMOTE_ADDR, w.remoteAddr);
             wr.set(JAVA_INT, SWR_RDMA_RKEY, w.rkey);
         }
+        post(qp);
+    }
+
+    private Void post(MemorySegment qp) {
         send.post(postSendFn, qp, "ibv_post_send", describe());
+        return null;
     }
 
     @Override
@@ -217,22 +238,24 @@ final class IbvQp extends IbvResource implements QueuePair {
     @Override
     public synchronized void bindMw(MemoryWindow window, long wrId, MemoryRegion region, long addr, long length, int access) {
         IbvMw mw = own(window, IbvMw.class, "ibv_bind_mw");
-        IbvMr mr = region == null ? null : own(region, IbvMr.class, "ibv_bind_mw");
+        // rdma-core would pass a NULL region on to rxe, which reads its lkey without a check
+        IbvMr mr = own(region, IbvMr.class, "ibv_bind_mw");
         if (mw.type() != 1) throw new VerbsException("ibv_bind_mw", Errno.EINVAL, mw.describe() + " is type " + mw.type() + ": post IBV_WR_BIND_MW");
-        if (mr == null && (addr != 0 || length != 0)) throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "a range without a region");
-        if (mr != null && mw.pd != mr.pd) throw new VerbsException("ibv_bind_mw", Errno.EPERM, "the window and the region are in different PDs");
+        if (mw.pd != mr.pd) throw new VerbsException("ibv_bind_mw", Errno.EPERM, "the window and the region are in different PDs");
         bind.set(JAVA_LONG, MWB_WR_ID, wrId);
         bind.set(JAVA_INT, MWB_SEND_FLAGS, SendFlags.SIGNALED);
-        bind.set(ADDRESS, MWB_MR, mr == null ? MemorySegment.NULL : mr.live("ibv_bind_mw"));
+        bind.set(ADDRESS, MWB_MR, mr.ptr);
         bind.set(JAVA_LONG, MWB_ADDR, addr);
         bind.set(JAVA_LONG, MWB_LENGTH, length);
         bind.set(JAVA_INT, MWB_ACCESS, access);
-        int rc;
-        try {
-            rc = (int) IbvOps.BIND_MW.invokeExact(IbvOps.op(pd.context.ptr, OPS_BIND_MW), live("ibv_bind_mw"), mw.live("ibv_bind_mw"), bind);
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        MemorySegment qp = live("ibv_bind_mw");
+        int rc = holding("ibv_bind_mw", () -> {
+            try {
+                return (int) IbvOps.BIND_MW.invokeExact(IbvOps.op(pd.context.ptr, OPS_BIND_MW), qp, mw.ptr, bind);
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        }, mw, mr);
         if (rc != 0) throw IbvLib.failed("ibv_bind_mw", rc, describe() + " binding " + mw.describe());
     }
 }

@@ -31,6 +31,25 @@ abstract class IbvResource implements AutoCloseable {
         throw new VerbsException(verb, Errno.EINVAL, "not an object of the ibverbs provider: " + api);
     }
 
+    /**
+     * Runs {@code call} holding the monitors of {@code used} (in the order given), each checked open: an
+     * object passed to native code cannot be closed under it, and a user being added cannot be missed by a
+     * concurrent close. Close takes only its own monitor, so this order cannot deadlock with it.
+     */
+    static <T> T holding(String verb, java.util.function.Supplier<T> call, IbvResource... used) {
+        return holding(verb, call, used, 0);
+    }
+
+    private static <T> T holding(String verb, java.util.function.Supplier<T> call, IbvResource[] used, int i) {
+        if (i == used.length) return call.get();
+        IbvResource r = used[i];
+        if (r == null) return holding(verb, call, used, i + 1);
+        synchronized (r) {
+            r.live(verb);
+            return holding(verb, call, used, i + 1);
+        }
+    }
+
     /** How errors name this object, e.g. "QP 0x11". */
     abstract String describe();
 

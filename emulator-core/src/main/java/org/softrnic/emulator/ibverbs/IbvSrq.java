@@ -35,7 +35,7 @@ final class IbvSrq extends IbvResource implements SharedReceiveQueue {
     @Override
     void destroy() {
         IbvLib.check(destroyVerb(), describe(), IbvLib.get().destroySrq, ptr);
-        pd.context.forget(ptr);
+        pd.context.forget(ptr, this);
         arena.close();
     }
 

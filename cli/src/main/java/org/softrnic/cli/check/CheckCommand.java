@@ -5,11 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.softrnic.cli.UserError;
+import org.softrnic.cli.oob.DeviceOptions;
+import org.softrnic.cli.oob.ToolDevice;
 import org.softrnic.emulator.config.SoftRnicConfig;
-import org.softrnic.emulator.ibverbs.IbverbsProvider;
 import org.softrnic.emulator.soft.SoftFabric;
 import org.softrnic.emulator.soft.SoftRnic;
-import org.softrnic.nic.VerbsException;
 import org.softrnic.verbs.Gids;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RdmaDevice;
@@ -48,11 +48,8 @@ public final class CheckCommand implements Callable<Integer> {
             if (!Contract.SCENARIOS.containsKey(name)) throw new UserError("no scenario " + name + "; there are " + Contract.SCENARIOS.keySet());
         }
         PrintWriter out = spec.commandLine().getOut();
-        List<Contract.Result> results = switch (provider) {
-            case "soft" -> soft();
-            case "ibverbs" -> ibverbs();
-            default -> throw new UserError("--provider must be soft or ibverbs, not '" + provider + "'");
-        };
+        DeviceOptions.checkProvider(provider);
+        List<Contract.Result> results = provider.equals("soft") ? soft() : ibverbs();
         int failed = 0;
         for (Contract.Result r : results) {
             out.printf("%-4s %-18s %s%n", r.ok() ? "ok" : "FAIL", r.name(), r.detail());
@@ -74,14 +71,7 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     private List<Contract.Result> ibverbs() {
-        RdmaDevice chosen;
-        try {
-            List<RdmaDevice> all = IbverbsProvider.require();
-            chosen = device == null ? all.getFirst() : all.stream().filter(d -> d.name().equals(device)).findFirst()
-                    .orElseThrow(() -> new UserError("no RDMA device named " + device + "; libibverbs lists " + all.stream().map(RdmaDevice::name).toList()));
-        } catch (VerbsException e) {
-            throw new UserError(e.getMessage());
-        }
+        RdmaDevice chosen = ToolDevice.chosen(device);
         try (RdmaContext a = chosen.open(); RdmaContext b = chosen.open()) {
             int gid = gidIndex >= 0 ? gidIndex : Gids.ipv4OrFirst(a);
             try (Endpoint ea = new Endpoint(a, gid, 0); Endpoint eb = new Endpoint(b, gid, 0)) {

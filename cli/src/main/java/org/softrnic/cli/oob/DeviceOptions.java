@@ -22,6 +22,11 @@ public final class DeviceOptions {
             + " softrnic ladder draws it")
     Path trace;
 
+    /** The providers every command's --provider takes. */
+    public static void checkProvider(String provider) {
+        if (!provider.equals("soft") && !provider.equals("ibverbs")) throw new UserError("--provider must be soft or ibverbs, not '" + provider + "'");
+    }
+
     /** The device's name, as the tools print it. */
     public String deviceName() {
         return device != null ? device : "softrnic0";
@@ -29,6 +34,7 @@ public final class DeviceOptions {
 
     /** Opens the chosen device, runs {@code body} on it and closes it. */
     public int run(String command, ToolDevice.Body body) throws Exception {
+        checkProvider(provider);
         return switch (provider) {
             case "soft" -> ToolDevice.run(command, deviceName(), link != null ? link : "udp:127.0.0.1", trace, body);
             case "ibverbs" -> {
@@ -39,7 +45,7 @@ public final class DeviceOptions {
                 }
                 yield ToolDevice.runIbverbs(device, body);
             }
-            default -> throw new UserError("--provider must be soft or ibverbs, not '" + provider + "'");
+            default -> throw new IllegalStateException(provider);
         };
     }
 }

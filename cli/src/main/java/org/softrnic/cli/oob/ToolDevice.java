@@ -1,11 +1,10 @@
 package org.softrnic.cli.oob;
 
-import java.util.List;
 import org.softrnic.cli.UserError;
 import org.softrnic.emulator.config.SoftRnicConfig;
+import org.softrnic.emulator.ibverbs.IbverbsProvider;
 import org.softrnic.emulator.link.LinkSpec;
 import org.softrnic.emulator.soft.SoftRnic;
-import org.softrnic.emulator.ibverbs.IbverbsProvider;
 import org.softrnic.nic.VerbsException;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RdmaDevice;
@@ -65,16 +64,17 @@ public final class ToolDevice {
      * it. The device moves on its own, so {@code progress} does nothing.
      */
     static int runIbverbs(String name, Body body) throws Exception {
-        RdmaDevice chosen;
+        try (RdmaContext ctx = chosen(name).open()) {
+            return body.run(ctx, () -> { });
+        }
+    }
+
+    /** {@link IbverbsProvider#device}, its refusal a usage error: what is missing is the user's to fix. */
+    public static RdmaDevice chosen(String name) {
         try {
-            List<RdmaDevice> all = IbverbsProvider.require();
-            chosen = name == null ? all.getFirst() : all.stream().filter(d -> d.name().equals(name)).findFirst().orElseThrow(
-                    () -> new UserError("no RDMA device named " + name + "; libibverbs lists " + all.stream().map(RdmaDevice::name).toList()));
+            return IbverbsProvider.device(name);
         } catch (VerbsException e) {
             throw new UserError(e.getMessage());
-        }
-        try (RdmaContext ctx = chosen.open()) {
-            return body.run(ctx, () -> { });
         }
     }
 

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.softrnic.cli.UserError;
+import org.softrnic.cli.oob.DeviceOptions;
 import org.softrnic.emulator.config.ConfigFiles;
 import org.softrnic.emulator.perf.Latency;
 import org.softrnic.emulator.perf.PerfOp;
@@ -107,7 +108,7 @@ public final class PerfCommand implements Callable<Integer> {
         PerfResult r;
         PrintWriter out = spec.commandLine().getOut();
         if (server && connect != null) throw new UserError("--server and --connect exclude each other");
-        if (!provider.equals("soft") && !provider.equals("ibverbs")) throw new UserError("--provider must be soft or ibverbs, not '" + provider + "'");
+        DeviceOptions.checkProvider(provider);
         if (provider.equals("ibverbs") && (server || connect != null || !link.equals("inproc") || loss > 0 || trace != null)) {
             throw new UserError("--provider ibverbs runs both ends in this process on one real device;"
                     + " --link, --loss, --trace, --server and --connect are the soft provider's");
@@ -126,7 +127,8 @@ public final class PerfCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         } catch (org.softrnic.nic.VerbsException e) {
-            if (provider.equals("ibverbs") && e.verb().equals("ibv_get_device_list") || e.verb().equals("dlopen")) throw new UserError(e.getMessage());
+            // the library, the kernel or the device is missing: the user's to fix
+            if (e.verb().equals("ibv_get_device_list") || e.verb().equals("dlopen")) throw new UserError(e.getMessage());
             throw e;
         } catch (java.io.UncheckedIOException e) {
             throw new UserError(e.getMessage());

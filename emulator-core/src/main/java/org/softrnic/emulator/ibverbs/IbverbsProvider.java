@@ -49,6 +49,18 @@ public final class IbverbsProvider implements RdmaProvider {
         return found;
     }
 
+    /**
+     * The device called {@code name}, or the first one listed when {@code name} is null; a VerbsException
+     * from ibv_get_device_list, naming the devices there are, when none has that name.
+     */
+    public static RdmaDevice device(String name) {
+        List<RdmaDevice> all = require();
+        if (name == null) return all.getFirst();
+        for (RdmaDevice d : all) if (d.name().equals(name)) return d;
+        throw new VerbsException("ibv_get_device_list", Errno.ENODEV, "no RDMA device named " + name + "; libibverbs lists "
+                + all.stream().map(RdmaDevice::name).toList());
+    }
+
     /** The device called {@code name}, opened; ENODEV when libibverbs lists none of that name. */
     static MemorySegment open(String name) {
         MemorySegment[] context = new MemorySegment[1];

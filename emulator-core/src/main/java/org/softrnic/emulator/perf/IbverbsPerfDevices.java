@@ -21,10 +21,7 @@ final class IbverbsPerfDevices implements PerfDevices {
     private final Map<String, Long> before;
 
     IbverbsPerfDevices(String name) {
-        var all = IbverbsProvider.require();
-        device = name == null ? all.getFirst() : all.stream().filter(d -> d.name().equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no RDMA device named " + name + "; libibverbs lists "
-                        + all.stream().map(RdmaDevice::name).toList()));
+        device = IbverbsProvider.device(name);
         clientCtx = device.open();
         serverCtx = device.open();
         before = counters();

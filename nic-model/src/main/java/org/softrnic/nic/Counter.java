@@ -34,7 +34,13 @@ public enum Counter {
     DROP_BAD_PKEY("drop_bad_pkey"),
     DROP_UC_SEQUENCE("drop_uc_sequence"),
     DROP_GHOST_ACK("drop_ghost_ack"),
-    DROP_UD_NO_RECV("drop_ud_no_recv");
+    /** An ACK or NAK whose PSN lies inside an outstanding READ's response range (rxe's check_psn ignores it). */
+    DROP_ACK_INSIDE_READ("drop_ack_inside_read"),
+    /** A duplicate READ naming another rkey, or reaching outside the READ it repeats (rxe's duplicate_request). */
+    DROP_BAD_DUPLICATE("drop_bad_duplicate"),
+    DROP_UD_NO_RECV("drop_ud_no_recv"),
+    /** A UD send longer than the path MTU: completed without a packet, as C10-93.1.1 says (and rxe does). */
+    UD_SEND_TOO_LONG("ud_send_too_long");
 
     /** The counter's name as rxe's sysfs hw_counters (or, for drops, softrnic) spells it. */
     public final String counterName;

@@ -195,7 +195,7 @@ public final class Nic {
         wr.opcode = SendOpcode.BIND_MW;
         wr.sendFlags = SendFlags.SIGNALED;
         wr.bindMw = mw;
-        wr.bindRkey = mw.rkey();
+        wr.bindRkey = mw.nextBindRkey();
         wr.bindMr = mr;
         wr.bindAddr = addr;
         wr.bindLength = length;
@@ -429,7 +429,8 @@ public final class Nic {
         SendOpcode op = wr.opcode;
         boolean allowed = switch (qp.type()) {
             case UD -> op == SendOpcode.SEND || op == SendOpcode.SEND_WITH_IMM;
-            case UC -> op.isSend() || op.isWrite() || op.isLocal();
+            // UC has no SEND with invalidate opcodes (IBTA 9.2, rxe's next_opcode_uc)
+            case UC -> (op.isSend() && op != SendOpcode.SEND_WITH_INV) || op.isWrite() || op.isLocal();
             case RC -> op.isSend() || op.isWrite() || op.needsResponse() || op.isLocal();
         };
         if (!allowed) {
@@ -438,7 +439,7 @@ public final class Nic {
         if (op == SendOpcode.BIND_MW && (wr.bindMw == null || wr.bindMr == null)) {
             throw error(verb, Errno.EINVAL, "IBV_WR_BIND_MW needs a window and a region");
         }
-        if (op == SendOpcode.BIND_MW && wr.bindMw.type() == 1 && wr.bindRkey != wr.bindMw.rkey()) {
+        if (op == SendOpcode.BIND_MW && wr.bindMw.type() == 1 && wr.bindRkey != wr.bindMw.postedRkey()) {
             throw error(verb, Errno.EINVAL, "a type 1 window is bound with ibv_bind_mw");
         }
         if (op == SendOpcode.REG_MR && (wr.regMr == null || !wr.regMr.isFastReg() || wr.regSegment == null)) {
@@ -456,12 +457,8 @@ public final class Nic {
         if (inline && length > qp.caps().maxInlineData()) {
             throw error(verb, Errno.EINVAL, "inline data of " + length + " bytes exceeds max_inline_data " + qp.caps().maxInlineData());
         }
-        if (qp.type() == QpType.UD) {
-            if (wr.udAh == null) throw error(verb, Errno.EINVAL, "a UD send needs an address handle");
-            if (length > config.activeMtu().bytes) {
-                throw error(verb, Errno.EINVAL, "UD message of " + length + " bytes exceeds the MTU " + config.activeMtu().bytes);
-            }
-        }
+        // a UD message longer than the MTU is accepted and completes without a packet (C10-93.1.1)
+        if (qp.type() == QpType.UD && wr.udAh == null) throw error(verb, Errno.EINVAL, "a UD send needs an address handle");
         return length;
     }
 

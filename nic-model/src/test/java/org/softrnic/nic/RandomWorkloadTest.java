@@ -30,8 +30,10 @@ import org.softrnic.nic.sim.LinkFaults;
 import org.softrnic.nic.sim.SimFabric;
 
 /**
- * Random RC workloads (mixed operations, 0 B to 1 MiB, MTU 256 to 4096, several QPs) over a link that
- * loses, duplicates, reorders and delays packets. Every WR must complete exactly once and in order, memory
+ * Random RC workloads (mixed operations, 0 B to 1 MiB, MTU 256 to 4096, several QPs; atomics whose result
+ * is split over two SGEs; WRITEs through a type 1 window that is bound again mid-run, its old rkey then
+ * refused) over a link that loses, duplicates, reorders and delays packets, in some runs losing the
+ * responder's answers (READ responses, ACKs) far more often than the requests. Every WR must complete exactly once and in order, memory
  * must equal a simple reference model, and an error completion is allowed only when a retry budget really
  * ran out. A failure names its seed; {@code -Dsoftrnic.seed=N} replays exactly that run, and
  * {@code -Dsoftrnic.seeds=N} runs seeds 1..N (32 by default); {@code -Dsoftrnic.debug} prints each run's
@@ -66,10 +68,13 @@ class RandomWorkloadTest {
         Random r = new Random(seed);
         SimFabric fabric = new SimFabric(seed);
         double loss = r.nextInt(3) == 0 ? 0 : r.nextDouble() * 0.08;
-        fabric.faults(new LinkFaults(loss, r.nextDouble() * 0.04, r.nextDouble() * 0.04, 2_000, r.nextInt(5_000)));
+        LinkFaults faults = new LinkFaults(loss, r.nextDouble() * 0.04, r.nextDouble() * 0.04, 2_000, r.nextInt(5_000));
+        fabric.faults(faults);
         Mtu mtu = Mtu.values()[r.nextInt(Mtu.values().length)];
         Nic na = fabric.add(NicConfig.of("a", Pair.GID_A, seed).withMtu(Mtu.MTU_4096));
         Nic nb = fabric.add(NicConfig.of("b", Pair.GID_B, seed + 7).withMtu(Mtu.MTU_4096));
+        double answerLoss = r.nextInt(3) == 0 ? 0.05 + r.nextDouble() * 0.1 : loss;
+        fabric.faults(nb, na, new LinkFaults(answerLoss, faults.duplicate(), faults.reorder(), faults.delayNanos(), faults.jitterNanos()));
         Side a = new Side(na);
         Side b = new Side(nb);
         int qps = 1 + r.nextInt(3);
@@ -103,21 +108,34 @@ class RandomWorkloadTest {
             posted.add(new ArrayList<>());
             recvIds.add(new ArrayList<>());
         }
+        Window window = r.nextInt(3) == 0 ? new Window(nb, b, pairs.get(0)[1], r) : null;
         int ops = 5 + r.nextInt(40);
         for (int i = 0; i < ops; i++) {
             int q = r.nextInt(qps);
             QueuePair qa = pairs.get(q)[0];
             QueuePair qb = pairs.get(q)[1];
-            SendOpcode op = switch (r.nextInt(7)) {
+            if (window != null && r.nextInt(8) == 0) {
+                // everything in flight lands first, so the model knows which binding each WRITE met
+                fabric.runUntilIdle();
+                window.rebind(fabric, r);
+                continue;
+            }
+            // through the window on pair 0 only: one QP keeps those WRITEs in order, which the model needs
+            boolean viaWindow = window != null && r.nextInt(4) == 0;
+            if (viaWindow) {
+                q = 0;
+                qa = pairs.get(0)[0];
+            }
+            SendOpcode op = viaWindow ? SendOpcode.RDMA_WRITE : switch (r.nextInt(7)) {
                 case 0, 1 -> SendOpcode.SEND;
                 case 2, 3 -> SendOpcode.RDMA_WRITE;
                 case 4 -> SendOpcode.RDMA_READ;
                 case 5 -> SendOpcode.ATOMIC_FETCH_AND_ADD;
                 default -> SendOpcode.ATOMIC_CMP_AND_SWP;
             };
-            int len = op.isAtomic() ? 8 : size(r);
-            long need = (len + 15L) & ~7L;
-            if (bump[0] + need > MEM) break;
+            int len = viaWindow ? r.nextInt(Window.LENGTH + 1) : op.isAtomic() ? 8 : size(r);
+            long need = op.isAtomic() ? 32 : (len + 15L) & ~7L;
+            if (bump[0] + need > MEM - Window.RESERVED) break;
             long off = bump[0];
             bump[0] += need;
             long wrId = i + 1;
@@ -129,7 +147,23 @@ class RandomWorkloadTest {
             wr.sgList[0].set(a.mr.iova() + off, len, a.mr.lkey());
             wr.remoteAddr = b.mr.iova() + off;
             wr.rkey = b.mr.rkey();
+            // an atomic's 8-byte result split over two SGEs, 16 bytes apart
+            int split = op.isAtomic() && r.nextBoolean() ? 1 + r.nextInt(7) : 8;
+            if (split < 8) {
+                wr.numSge = 2;
+                wr.sgList[0].set(a.mr.iova() + off, split, a.mr.lkey());
+                wr.sgList[1].set(a.mr.iova() + off + 16, 8 - split, a.mr.lkey());
+            }
             long add = r.nextLong();
+            if (viaWindow) {
+                long at = window.bound + r.nextInt(Window.LENGTH - len + 1);
+                wr.remoteAddr = b.mr.iova() + at;
+                wr.rkey = window.mw.postedRkey();
+                MemorySegment.copy(refA, off, refB, at, len);
+                na.postSend(qa, wr);
+                posted.get(q).add(new Op(wrId, op, off, at, len, 0));
+                continue;
+            }
             switch (op) {
                 case SEND -> {
                     RecvWr rw = new RecvWr(2);
@@ -145,7 +179,7 @@ class RandomWorkloadTest {
                 case ATOMIC_FETCH_AND_ADD -> {
                     wr.compareAdd = add;
                     long orig = refB.get(HOST, off);
-                    refA.set(HOST, off, orig);
+                    placeResult(refA, off, split, orig);
                     refB.set(HOST, off, orig + add);
                 }
                 default -> {
@@ -153,7 +187,7 @@ class RandomWorkloadTest {
                     boolean match = r.nextBoolean();
                     wr.compareAdd = match ? orig : orig ^ 1;
                     wr.swap = add;
-                    refA.set(HOST, off, orig);
+                    placeResult(refA, off, split, orig);
                     if (match) refB.set(HOST, off, add);
                 }
             }
@@ -162,8 +196,21 @@ class RandomWorkloadTest {
             if (r.nextInt(4) == 0) fabric.run(fabric.clock().nanoTime() + r.nextInt(20_000));
         }
         fabric.runUntilIdle();
-        List<WorkCompletion> sent = poll(a.cq);
-        List<WorkCompletion> received = poll(b.cq);
+        if (window != null) window.probeOldKey(fabric, na, nb, a, b);
+        List<WorkCompletion> sent = new ArrayList<>(poll(a.cq));
+        List<WorkCompletion> received = new ArrayList<>(poll(b.cq));
+        if (window != null) {
+            int probe = window.probeQpn;
+            List<WorkCompletion> probes = sent.stream().filter(c -> c.qpNum == probe).toList();
+            if (probe >= 0) {
+                assertEquals(1, probes.size(), "the probe with a rebound window's old rkey completes");
+                assertEquals(WcStatus.REM_ACCESS_ERR, probes.getFirst().status, "an old binding's rkey reaches nothing");
+            }
+            sent.removeAll(probes);
+            List<WorkCompletion> binds = received.stream().filter(c -> c.opcode == org.softrnic.nic.cq.WcOpcode.BIND_MW).toList();
+            for (WorkCompletion c : binds) assertEquals(WcStatus.SUCCESS, c.status, "a window bind: " + c);
+            received.removeAll(binds);
+        }
         boolean retryExhausted = na.counters().get(Counter.RETRY_EXCEEDED_ERR) + na.counters().get(Counter.RETRY_RNR_EXCEEDED_ERR) > 0;
         if (System.getProperty("softrnic.debug") != null) {
             System.out.println("mtu " + mtu + " loss " + loss + " qps " + qps);
@@ -200,6 +247,75 @@ class RandomWorkloadTest {
             assertEquals(-1, MemorySegment.mismatch(refA, 0, MEM, a.mem, 0, MEM), "A's memory equals the model");
             assertEquals(-1, MemorySegment.mismatch(refB, 0, MEM, b.mem, 0, MEM), "B's memory equals the model");
         }
+    }
+
+    /** The original value in host order: its first {@code split} bytes at {@code off}, the rest 16 bytes on. */
+    static void placeResult(MemorySegment ref, long off, int split, long orig) {
+        for (int i = 0; i < 8; i++) ref.set(ValueLayout.JAVA_BYTE, i < split ? off + i : off + 16 + i - split, (byte) (orig >>> (8 * i)));
+    }
+
+    /**
+     * A type 1 window over B's region, bound at random places through B's QP of pair 0; each bind takes a new
+     * rkey (ibv_inc_rkey), and at the end a WRITE with an old one, on a QP pair of its own, must be refused.
+     */
+    static final class Window {
+        static final int LENGTH = 4096;
+        /** The top of both memories: the window's bindings in B's, the probe's byte in A's. */
+        static final int RESERVED = 16 * LENGTH;
+        final org.softrnic.nic.mem.MemoryWindow mw;
+        final MemoryRegion target;
+        final QueuePair bindQp;
+        final Nic nic;
+        final List<Integer> oldKeys = new ArrayList<>();
+        /** Offset into B's memory of the current binding (the window's region is B's whole memory). */
+        long bound;
+
+        Window(Nic nic, Side b, QueuePair bindQp, Random r) {
+            this.nic = nic;
+            this.bindQp = bindQp;
+            // a region over B's memory that allows binding; the workload's own region stays as it is
+            this.target = nic.regMr(b.pd, b.mem, Access.LOCAL_WRITE | Access.MW_BIND);
+            this.mw = nic.allocMw(b.pd, 1);
+            bind(r);
+        }
+
+        /** Binds at the top of B's memory, above what the workload's other requests use. */
+        private void bind(Random r) {
+            bound = MEM - RESERVED + (long) r.nextInt(15) * LENGTH;
+            nic.bindMw(bindQp, mw, 77, target, target.iova() + bound, LENGTH, Access.REMOTE_WRITE);
+        }
+
+        void rebind(SimFabric fabric, Random r) {
+            oldKeys.add(mw.postedRkey());
+            bind(r);
+            fabric.runUntilIdle();
+        }
+
+        void probeOldKey(SimFabric fabric, Nic na, Nic nb, Side a, Side b) {
+            if (oldKeys.isEmpty()) return;
+            // on a clean link: a lost NAK would leave the refused probe to time out instead
+            fabric.faults(LinkFaults.NONE);
+            fabric.faults(nb, na, LinkFaults.NONE);
+            QueuePair pa = na.createQp(a.pd, QpType.RC, a.cq, a.cq, null, new QpCaps(4, 4, 1, 1, 0), false);
+            QueuePair pb = nb.createQp(b.pd, QpType.RC, b.cq, b.cq, null, new QpCaps(4, 4, 1, 1, 0), false);
+            Pair.connect(a.asPairSide(pa), b.asPairSide(pb), Pair.GID_B, QpType.RC, Mtu.MTU_1024, 1, 2, x -> { });
+            Pair.connect(b.asPairSide(pb), a.asPairSide(pa), Pair.GID_A, QpType.RC, Mtu.MTU_1024, 2, 1, x -> { });
+            SendWr wr = new SendWr(1);
+            wr.wrId = PROBE;
+            wr.opcode = SendOpcode.RDMA_WRITE;
+            wr.sendFlags = SendFlags.SIGNALED;
+            wr.remoteAddr = target.iova() + bound;
+            wr.rkey = oldKeys.getLast();
+            // one byte (a zero-length WRITE checks no key), from the top of A's memory, which nothing else uses
+            wr.numSge = 1;
+            wr.sgList[0].set(a.mr.iova() + MEM - 1, 1, a.mr.lkey());
+            na.postSend(pa, wr);
+            fabric.runUntilIdle();
+            probeQpn = pa.qpn();
+        }
+
+        int probeQpn = -1;
+        static final long PROBE = 999_999;
     }
 
     /** Mostly small, sometimes large, up to 1 MiB. */

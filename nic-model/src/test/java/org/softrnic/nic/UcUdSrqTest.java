@@ -103,10 +103,22 @@ class UcUdSrqTest {
     }
 
     @Test
-    void udLargerThanTheMtuIsRefusedAtPost() {
+    void udLargerThanTheMtuCompletesWithoutAPacket() {
+        // C10-93.1.1 (and rxe's "fake a successful UD send"): no packet, no error; the next datagram goes out
         Pair p = new Pair(QpType.UD, Mtu.MTU_1024, 4, a -> { });
-        VerbsException e = assertThrows(VerbsException.class, () -> p.a.post(udSend(p, 1, 5000, 0x11111111)));
-        assertEquals(Errno.EINVAL, e.errno());
+        p.b.postRecv(7, 0, 8192);
+        p.a.post(udSend(p, 1, 5000, 0x11111111));
+        p.a.post(udSend(p, 2, 100, 0x11111111));
+        p.run();
+        var sends = p.a.sendCompletions();
+        assertEquals(2, sends.size(), sends.toString());
+        assertEquals(WcStatus.SUCCESS, sends.get(0).status);
+        assertEquals(WcStatus.SUCCESS, sends.get(1).status);
+        assertEquals(1, p.fabric.trace().size(), "only the second datagram is on the wire");
+        assertEquals(1, p.a.nic.counters().get(Counter.UD_SEND_TOO_LONG));
+        var recvs = p.b.recvCompletions();
+        assertEquals(1, recvs.size());
+        assertEquals(40 + 100, recvs.getFirst().byteLen);
     }
 
     @Test

@@ -32,6 +32,7 @@ final class SoftMw extends SoftResource implements MemoryWindow {
         return pd.contextOf();
     }
 
-    @Override public int rkey() { return mw.rkey(); }
+    /** Type 1: changed by ibv_bind_mw as soon as it is posted, as rdma-core does; type 2: by the bind itself. */
+    @Override public int rkey() { return mw.type() == 1 ? mw.postedRkey() : mw.rkey(); }
     @Override public int type() { return mw.type(); }
 }

@@ -15,17 +15,38 @@ public final class MemoryWindow {
     private long length;
     private int access;
     private int boundQpn = -1;
+    /** Type 1: the key the last ibv_bind_mw posted, which the window takes when that bind executes. */
+    private volatile int postedRkey;
 
     public MemoryWindow(ProtectionDomain pd, int type, int rkey) {
         if (type != 1 && type != 2) throw new IllegalArgumentException("memory window type is 1 or 2");
         this.pd = pd;
         this.type = type;
         this.rkey = rkey;
+        this.postedRkey = rkey;
     }
 
     public ProtectionDomain pd() { return pd; }
     public int type() { return type; }
     public int rkey() { return rkey; }
+
+    /** Type 1: the rkey of the last bind posted (what rdma-core's ibv_bind_mw leaves in mw->rkey). */
+    public int postedRkey() { return postedRkey; }
+
+    /**
+     * Type 1: the key for the next bind, ibv_inc_rkey of the last one posted, as rdma-core's rxe_bind_mw takes
+     * it: every bind gets a new rkey, so holders of an earlier binding's key lose access.
+     */
+    public int nextBindRkey() {
+        int k = postedRkey;
+        postedRkey = incRkey(k);
+        return postedRkey;
+    }
+
+    /** ibv_inc_rkey: the key byte (the low 8 bits) plus one, the rest unchanged. */
+    public static int incRkey(int rkey) {
+        return (rkey & ~0xff) | ((rkey + 1) & 0xff);
+    }
     public MemoryRegion mr() { return mr; }
     public long va() { return va; }
     public long length() { return length; }

@@ -23,8 +23,23 @@ import org.softrnic.wire.packet.RocePacketView;
 final class Completer {
     /** What a response did (rxe's named completer states, collapsed to their outcomes): for traces and tests. */
     enum Outcome { GHOST, DUPLICATE, ACKED, READ_DATA, ATOMIC_DONE, RNR_WAIT, RETRY, RETRY_EXCEEDED, RNR_EXCEEDED,
-        REMOTE_ERROR, BAD_RESPONSE, WRONG_STATE }
+        REMOTE_ERROR, BAD_RESPONSE, WRONG_STATE, INSIDE_READ, LOCAL_ERROR }
 
+    /** How far an acknowledgement reaches into the send queue (see {@link #completeThrough}). */
+    private enum Through {
+        /** Every WQE it covers is complete; the head, if any, ends after it. */
+        COMPLETED,
+        /** It reaches past a READ or atomic that got no response: an implied NAK. */
+        PAST_RESPONSE,
+        /** It ends inside a READ's response range, which only READ responses may enter. */
+        INSIDE_RESPONSE
+    }
+
+    /** The atomic's original value in host (little-endian) order, scattered over the WQE's SGEs; made on first use. */
+    private java.lang.foreign.MemorySegment atomicResult;
+
+    private static final java.lang.foreign.ValueLayout.OfLong HOST_LONG =
+            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
     private final Engine engine;
     Outcome last;
 
@@ -34,7 +49,17 @@ final class Completer {
 
     void receive(QpContext c, FrameView v) {
         last = handle(c, v.roce);
+        errorAtHead(c);
         engine.requester.run(c);
+    }
+
+    /**
+     * A WQE the requester failed locally completes with its error once every WQE before it has completed
+     * (rxe: wqe_state_error reaches the completer's head); then the QP goes to ERR and the rest is flushed.
+     */
+    void errorAtHead(QpContext c) {
+        SendWqe head = c.qp.sq().head();
+        if (head != null && head.state == SendWqe.State.ERROR && head.status != null) failHead(c, head.status);
     }
 
     private Outcome handle(QpContext c, RocePacketView p) {
@@ -64,13 +89,15 @@ final class Completer {
         int syndrome = a.syndrome();
         switch (AethType.of(syndrome)) {
             case ACK -> {
-                if (!completeThrough(c, psn)) return impliedNak(c);
+                Through t = completeThrough(c, psn);
+                if (t != Through.COMPLETED) return t == Through.INSIDE_RESPONSE ? insideRead() : impliedNak(c);
                 advance(c, Psn.add(psn, 1));
                 return Outcome.ACKED;
             }
             case RNR_NAK -> {
+                Through t = completeThrough(c, Psn.add(psn, -1));
+                if (t != Through.COMPLETED) return t == Through.INSIDE_RESPONSE ? insideRead() : impliedNak(c);
                 engine.counters.inc(Counter.RCVD_RNR_ERR);
-                if (!completeThrough(c, Psn.add(psn, -1))) return impliedNak(c);
                 if (Psn.diff(psn, c.compPsn) > 0) c.compPsn = psn; // no progress for the NAKed PSN itself
                 if (c.compRnrRetryLeft == 0) {
                     engine.counters.inc(Counter.RETRY_RNR_EXCEEDED_ERR);
@@ -85,11 +112,13 @@ final class Completer {
                 return Outcome.RNR_WAIT;
             }
             case NAK -> {
-                if (!completeThrough(c, Psn.add(psn, -1))) return impliedNak(c);
+                Through t = completeThrough(c, Psn.add(psn, -1));
+                if (t != Through.COMPLETED) return t == Through.INSIDE_RESPONSE ? insideRead() : impliedNak(c);
                 NakCode code = NakCode.of(syndrome & 0x1f);
                 if (code == null) {
-                    engine.counters.inc(Counter.DROP_MALFORMED);
-                    return Outcome.BAD_RESPONSE;
+                    // a reserved NAK code: rxe's check_ack fails the WQE as a remote operational error
+                    failHead(c, WcStatus.REM_OP_ERR);
+                    return Outcome.REMOTE_ERROR;
                 }
                 if (code == NakCode.PSN_SEQUENCE_ERROR) {
                     engine.counters.inc(Counter.RCVD_SEQ_ERR);
@@ -112,9 +141,15 @@ final class Completer {
         }
     }
 
+    /** rxe's check_psn: nothing but a READ response enters the response range of the READ at the head. */
+    private Outcome insideRead() {
+        engine.counters.inc(Counter.DROP_ACK_INSIDE_READ);
+        return Outcome.INSIDE_READ;
+    }
+
     private Outcome readResponse(QpContext c, RocePacketView p, int psn, Opcode op) {
         // a READ response acknowledges every request before the READ
-        if (!completeThrough(c, Psn.add(psn, -1))) {
+        if (completeThrough(c, Psn.add(psn, -1)) == Through.PAST_RESPONSE) {
             SendWqe head = c.qp.sq().head();
             if (head == null || !head.opcode.needsResponse() || head.opcode.isAtomic()) return impliedNak(c);
         }
@@ -142,6 +177,7 @@ final class Completer {
             failHead(c, WcStatus.BAD_RESP_ERR);
             return Outcome.BAD_RESPONSE;
         }
+        if (!Sges.stillValid(engine.keys, w.sgList, w.sgeMrs, w.numSge)) return localError(c);
         Sges.scatter(w.sgList, w.sgeMrs, w.numSge, offset, p.segment(), p.payloadOffset(), len);
         w.received = offset + len;
         advance(c, Psn.add(psn, 1));
@@ -153,7 +189,7 @@ final class Completer {
     }
 
     private Outcome atomicAck(QpContext c, RocePacketView p, int psn) {
-        if (!completeThrough(c, Psn.add(psn, -1))) {
+        if (completeThrough(c, Psn.add(psn, -1)) != Through.COMPLETED) {
             SendWqe head = c.qp.sq().head();
             if (head == null || !head.opcode.isAtomic()) return impliedNak(c);
         }
@@ -161,11 +197,11 @@ final class Completer {
         if (w == null || !w.opcode.isAtomic() || w.state != SendWqe.State.PENDING || w.firstPsn != psn) {
             return impliedNak(c);
         }
-        long original = p.atomicAckEth().orig();
-        // the 8 bytes land in the local buffer in host (little-endian) order, as on an x86 host
-        var mr = w.sgeMrs[0];
-        mr.segment().set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
-                mr.offsetOf(w.sgList[0].addr), original);
+        if (!Sges.stillValid(engine.keys, w.sgList, w.sgeMrs, w.numSge)) return localError(c);
+        // the 8 bytes land in host (little-endian) order, as on an x86 host, over the SGE list (rxe copy_data)
+        if (atomicResult == null) atomicResult = engine.arena.allocate(8, 8);
+        atomicResult.set(HOST_LONG, 0, p.atomicAckEth().orig());
+        Sges.scatter(w.sgList, w.sgeMrs, w.numSge, 0, atomicResult, 0, 8);
         advance(c, Psn.add(psn, 1));
         c.reqOutstandingReadAtomic--;
         engine.completeSend(c, w, WcStatus.SUCCESS);
@@ -173,18 +209,30 @@ final class Completer {
     }
 
     /**
-     * Completes the head WQEs whose last PSN is at or before {@code upTo}. Returns false when one of them is
-     * a READ or atomic: an acknowledgement past it means its response was lost (an implied NAK).
+     * Completes the head WQEs whose last PSN is at or before {@code upTo}; stops at a READ or atomic reached
+     * or entered, which only its own response completes (rxe check_psn and check_ack).
      */
-    private boolean completeThrough(QpContext c, int upTo) {
+    private Through completeThrough(QpContext c, int upTo) {
         while (true) {
             SendWqe w = c.qp.sq().head();
-            if (w == null || w.state != SendWqe.State.PENDING || Psn.diff(w.lastPsn, upTo) > 0) return true;
-            if (w.opcode.needsResponse()) return false;
+            if (w == null || w.state != SendWqe.State.PENDING) return Through.COMPLETED;
+            if (Psn.diff(w.lastPsn, upTo) > 0) {
+                // at or past the oldest unanswered PSN: a NAK for that PSN itself (upTo one before it) is the
+                // answer to a re-issued READ, and stands
+                boolean inside = w.opcode.needsResponse() && Psn.diff(upTo, w.firstPsn) >= 0 && Psn.diff(upTo, c.compPsn) >= 0;
+                return inside ? Through.INSIDE_RESPONSE : Through.COMPLETED;
+            }
+            if (w.opcode.needsResponse()) return Through.PAST_RESPONSE;
             int next = Psn.add(w.lastPsn, 1);
             engine.completeSend(c, w, WcStatus.SUCCESS);
             advance(c, next);
         }
+    }
+
+    /** The local buffer of a READ or atomic was deregistered or invalidated meanwhile (rxe: IB_WC_LOC_PROT_ERR). */
+    private Outcome localError(QpContext c) {
+        failHead(c, WcStatus.LOC_PROT_ERR);
+        return Outcome.LOCAL_ERROR;
     }
 
     /** Forward progress: note the new oldest unacknowledged PSN and refill the retry budgets. */
@@ -250,6 +298,7 @@ final class Completer {
             if (c.compPsn == c.reqPsn || c.qp.sq().isEmpty()) return;
             c.compRetrying = false; // a timeout always retries
             last = retry(c, c.compPsn);
+            errorAtHead(c);
             engine.requester.run(c);
         }
     }

@@ -123,6 +123,7 @@ public final class Engine {
         if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) c.sizeResources(a.maxDestRdAtomic);
         if ((mask & QpAttrMask.RQ_PSN) != 0) {
             c.respPsn = a.rqPsn & Psn.MASK;
+            c.respAckPsn = c.respPsn;
             c.respLastOpcode = null;
             c.respNakSent = false;
         }
@@ -135,12 +136,15 @@ public final class Engine {
         if (qp.type() != QpType.UD && (mask & (QpAttrMask.AV | QpAttrMask.DEST_QPN)) != 0 && a.ahAttr != null) {
             c.udpSourcePort = udpSourcePort(a.ahAttr.flowLabel(), qp.qpn(), a.destQpNum);
             c.template = template(a.ahAttr, c.udpSourcePort);
+            c.peerGid = a.ahAttr.dgid();
+            c.localGid = sgid(a.ahAttr);
         }
         if (qp.type() == QpType.UD && from == QpState.RESET) {
             c.udpSourcePort = udUdpSourcePort(qp.qpn());
         }
         if (to == QpState.ERR && from != QpState.ERR) flush(c);
-        if (to == QpState.RTS) requester.run(c);
+        if (to == QpState.SQD && from != QpState.SQD) c.reqDrained = false; // a new drain, with its own SQ_DRAINED
+        if (to == QpState.RTS || to == QpState.SQD) requester.run(c);
     }
 
     /** rdma_get_udp_sport(): RC and UC derive the UDP source port from the flow label or both QPNs. */
@@ -168,7 +172,7 @@ public final class Engine {
         int trafficClass = av.trafficClass();
         int flowLabel = av.flowLabel();
         int hopLimit = av.hopLimit();
-        Gid sgid = gids.get(av.sgidIndex() < gids.size() ? av.sgidIndex() : 0);
+        Gid sgid = sgid(av);
         IpHeader ip;
         if (dgid.isIpv4Mapped() && sgid.isIpv4Mapped()) {
             ip = Ipv4.roce((java.net.Inet4Address) sgid.toInetAddress(), (java.net.Inet4Address) dgid.toInetAddress(),
@@ -179,6 +183,11 @@ public final class Engine {
         }
         int port = link.udpSourcePort() >= 0 ? link.udpSourcePort() : sport;
         return FrameTemplate.of((Ethernet) null, ip, new Udp(port, av.udpPort() != 0 ? av.udpPort() : rocePort, 0, 0));
+    }
+
+    /** The local GID an address vector sends from. */
+    private Gid sgid(org.softrnic.nic.qp.AddressVector av) {
+        return gids.get(av.sgidIndex() < gids.size() ? av.sgidIndex() : 0);
     }
 
     FrameTemplate udTemplate(QpContext c, org.softrnic.nic.qp.AddressVector av) {
@@ -251,8 +260,13 @@ public final class Engine {
             counters.inc(Counter.DROP_OPCODE_FOR_QP_TYPE);
             return;
         }
-        if (view.roce.bth().pkey() != Bth.DEFAULT_PKEY) {
+        // rxe's pkey_match: the port's full-member 0xFFFF matches 0xFFFF and the limited member 0x7FFF
+        if ((view.roce.bth().pkey() & 0x7fff) != (Bth.DEFAULT_PKEY & 0x7fff)) {
             counters.inc(Counter.DROP_BAD_PKEY);
+            return;
+        }
+        if (c.peerGid != null && !PeerAddress.matches(view, c.peerGid, c.localGid)) {
+            counters.inc(Counter.DROP_WRONG_PEER); // rxe check_addr: RC and UC take packets from their peer only
             return;
         }
         if (op.isRequest()) responder.receive(c, view);
@@ -295,6 +309,7 @@ public final class Engine {
         w.state = status == WcStatus.SUCCESS ? SendWqe.State.DONE : SendWqe.State.ERROR;
         qp.sq().pop();
         if (c.reqIndex > 0) c.reqIndex--;
+        if (c.reqStarted > 0) c.reqStarted--;
         if (report) {
             WorkCompletion wc = reserve(qp.sendCq());
             if (wc != null) {
@@ -320,7 +335,7 @@ public final class Engine {
     }
 
     private void cqOverflow(CompletionQueue cq) {
-        events.accept(new AsyncEvent(AsyncEvent.Type.CQ_ERR, cq));
+        event(AsyncEvent.Type.CQ_ERR, cq);
         java.util.ArrayList<QpContext> affected = new java.util.ArrayList<>();
         contexts.forEachValue(c -> {
             if ((c.qp.sendCq() == cq || c.qp.recvCq() == cq) && c.qp.state() != QpState.ERR) affected.add(c);
@@ -358,7 +373,7 @@ public final class Engine {
             return;
         }
         qp.state(QpState.SQE);
-        if (event != null) events.accept(new AsyncEvent(event, qp));
+        if (event != null) event(event, qp);
         flushSendQueue(c);
     }
 
@@ -366,17 +381,32 @@ public final class Engine {
     void toError(QpContext c, AsyncEvent.Type event) {
         if (c.qp.state() == QpState.ERR) return;
         c.qp.state(QpState.ERR);
-        if (event != null) events.accept(new AsyncEvent(event, c.qp));
+        if (event != null) event(event, c.qp);
         flush(c);
     }
 
-    /** Completes every outstanding WQE of an ERR QP with IBV_WC_WR_FLUSH_ERR, as rxe does on entering ERR. */
+    void event(AsyncEvent.Type type, Object subject) {
+        events.accept(new AsyncEvent(type, subject));
+    }
+
+    /**
+     * Completes every outstanding WQE of an ERR QP with IBV_WC_WR_FLUSH_ERR, as rxe does on entering ERR. A QP
+     * on an SRQ flushes the SRQ WQE it was filling, then has no WQE left: IBV_EVENT_QP_LAST_WQE_REACHED
+     * (IBTA o10-2.2.2: the QP is in ERR and no more WQEs are on its receive queue).
+     */
     void flush(QpContext c) {
         QueuePair qp = c.qp;
         flushSendQueue(c);
-        if (c.respWqe != null && !c.respWqeFromSrq) {
-            // a partly received message's WQE is still at the head of the RQ: flushed with the rest
+        if (c.respWqe != null) {
+            // a partly received message's WQE: an RQ's is still at the head and flushed with the rest; an
+            // SRQ's was taken from the SRQ, so it is flushed here
+            if (c.respWqeFromSrq) completeRecv(c, c.respWqe.wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
             c.respWqe = null;
+            c.respOffset = 0;
+        }
+        if (qp.srq() != null && !c.lastWqeReached) {
+            c.lastWqeReached = true;
+            event(AsyncEvent.Type.QP_LAST_WQE_REACHED, qp);
         }
         Ring<RecvWqe> rq = qp.rq();
         if (rq != null) {
@@ -389,7 +419,7 @@ public final class Engine {
     }
 
     void srqLimit(org.softrnic.nic.qp.SharedReceiveQueue srq) {
-        events.accept(new AsyncEvent(AsyncEvent.Type.SRQ_LIMIT_REACHED, srq));
+        event(AsyncEvent.Type.SRQ_LIMIT_REACHED, srq);
     }
 
     private void flushSendQueue(QpContext c) {
@@ -401,6 +431,7 @@ public final class Engine {
             completeSend(c, w, w.state == SendWqe.State.ERROR && w.status != null ? w.status : WcStatus.WR_FLUSH_ERR);
         }
         c.reqIndex = 0;
+        c.reqStarted = 0;
         c.reqOutstandingReadAtomic = 0;
     }
 

@@ -21,6 +21,9 @@ final class QpContext {
     /** By address vector: a UD QP keeps one header template per destination it sends to. */
     final Map<org.softrnic.nic.qp.AddressVector, FrameTemplate> udTemplates = new HashMap<>();
     int udpSourcePort;
+    /** RC/UC: the peer's GID and the local GID the QP uses; packets must come from the one to the other (rxe check_addr). */
+    org.softrnic.nic.qp.Gid peerGid;
+    org.softrnic.nic.qp.Gid localGid;
 
     // requester
     int reqPsn;
@@ -29,6 +32,13 @@ final class QpContext {
     /** Packets sent since the last AckReq; rxe asks for an ACK at least every RXE_MAX_PKT_PER_ACK. */
     int reqNoAckPackets;
     int reqOutstandingReadAtomic;
+    /**
+     * How many WQEs from the send queue's head the requester has started (sent some of) and the completer not
+     * yet retired. In SQD only these are served, retransmissions included (rxe's req state DRAIN).
+     */
+    int reqStarted;
+    /** SQD: the drain finished and IBV_EVENT_SQ_DRAINED was dealt with. */
+    boolean reqDrained;
 
     // completer
     /** The oldest PSN not yet acknowledged. */
@@ -45,12 +55,19 @@ final class QpContext {
     // responder
     int respPsn;
     int respMsn;
+    /**
+     * One past the PSN of the last SEND, WRITE or atomic executed (rxe's resp.ack_psn): a duplicate SEND or
+     * WRITE is acknowledged with the PSN before it, which a READ never is, since READs do not advance it.
+     */
+    int respAckPsn;
     /** Opcode of the last packet accepted, to check that FIRST is followed by MIDDLE or LAST. */
     Opcode respLastOpcode;
     boolean respNakSent;
     /** UC: a message lost a packet; drop until the next FIRST or ONLY. */
     boolean respUcDropping;
     RecvWqe respWqe;
+    /** IBV_EVENT_QP_LAST_WQE_REACHED was raised for this QP's SRQ (once per entry into ERR). */
+    boolean lastWqeReached;
     boolean respWqeFromSrq;
     /** Where a WQE taken from an SRQ is kept, since its ring slot is free for reuse at once. */
     RecvWqe srqCopy;

@@ -1,7 +1,5 @@
 package org.softrnic.nic.transport;
 
-import org.softrnic.nic.mem.MemoryRegion;
-
 /**
  * A responder's record of a READ or atomic it executed (rxe's resp_res), so that a duplicate is answered
  * again without executing it twice: a READ is re-read from memory, an atomic replays the saved value.
@@ -14,7 +12,8 @@ final class ReadAtomicResource {
     int firstPsn;
     int lastPsn;
     // READ
-    MemoryRegion mr;
+    /** The RETH's rkey: a duplicate must name the same one, and is checked again against the key table. */
+    int rkey;
     long va;
     long length;
     // atomic

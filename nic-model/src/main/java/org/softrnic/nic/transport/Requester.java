@@ -26,7 +26,7 @@ import org.softrnic.wire.frame.FrameWriter;
  */
 final class Requester {
     /** Why the requester stopped (rxe's named exits): for tests and traces. */
-    enum Stop { NOT_RTS, QUEUE_EMPTY, FENCE, RD_ATOMIC_LIMIT, WINDOW_FULL, RNR_WAIT, LOCAL_WAIT, ERROR }
+    enum Stop { NOT_RTS, QUEUE_EMPTY, FENCE, RD_ATOMIC_LIMIT, WINDOW_FULL, RNR_WAIT, LOCAL_WAIT, ERROR, DRAINING }
 
     private final Engine engine;
 
@@ -37,10 +37,20 @@ final class Requester {
     Stop run(QpContext c) {
         QueuePair qp = c.qp;
         while (true) {
-            if (qp.state() != QpState.RTS) return Stop.NOT_RTS;
+            QpState state = qp.state();
+            if (state == QpState.SQD) {
+                // draining: only what was started before SQD is finished, retransmissions included
+                if (c.reqIndex >= c.reqStarted) {
+                    drained(c);
+                    return Stop.DRAINING;
+                }
+            } else if (state != QpState.RTS) {
+                return Stop.NOT_RTS;
+            }
             if (c.rnrDeadline != QpContext.NEVER) return Stop.RNR_WAIT;
             if (c.reqIndex >= qp.sq().size()) return Stop.QUEUE_EMPTY;
             SendWqe w = qp.sq().get(c.reqIndex);
+            if (w.state == SendWqe.State.ERROR) return Stop.ERROR; // failed locally; the completer reports it in order
             if (w.opcode.isLocal()) {
                 // executed in order: once everything posted before it has completed
                 if (c.reqIndex != 0) return Stop.LOCAL_WAIT;
@@ -50,12 +60,14 @@ final class Requester {
             boolean rc = qp.type() == QpType.RC;
             if (w.state == SendWqe.State.POSTED) {
                 if (rc && (w.sendFlags & SendFlags.FENCE) != 0 && c.reqOutstandingReadAtomic > 0) return Stop.FENCE;
-                if (rc && w.opcode.needsResponse() && c.reqOutstandingReadAtomic >= Math.max(1, qp.attr().maxRdAtomic)) {
+                // max_rd_atomic 0 lets none out, as rxe's rd_atomic count does (the request waits for ever)
+                if (rc && w.opcode.needsResponse() && c.reqOutstandingReadAtomic >= qp.attr().maxRdAtomic) {
                     return Stop.RD_ATOMIC_LIMIT;
                 }
                 if (!start(c, w)) return Stop.ERROR;
             }
-            if (rc && Psn.diff(c.reqPsn, c.compPsn) >= Engine.MAX_UNACKED_PSNS) return Stop.WINDOW_FULL;
+            // rxe sends while req.psn <= comp.psn + RXE_MAX_UNACKED_PSNS
+            if (rc && Psn.diff(c.reqPsn, c.compPsn) > Engine.MAX_UNACKED_PSNS) return Stop.WINDOW_FULL;
             sendPacket(c, w);
         }
     }
@@ -132,22 +144,31 @@ final class Requester {
             return false;
         }
         w.firstPsn = c.reqPsn;
+        if (c.reqIndex >= c.reqStarted) c.reqStarted = c.reqIndex + 1;
         w.sent = 0;
         w.received = 0;
         w.state = SendWqe.State.PROCESSING;
         return true;
     }
 
-    /** A local error on the WQE: it completes in error and the QP goes to ERR (IBTA 10.8.3.1). */
+    /**
+     * A local error on the WQE (IBTA 10.8.3.1): reported by its completion alone, with no async event. WQEs
+     * before it that await their acknowledgement complete first, as their ACKs come (rxe marks the WQE
+     * wqe_state_error and lets the completer reach it); then the QP goes to ERR and the rest is flushed.
+     */
     private void fail(QpContext c, SendWqe w, WcStatus status) {
-        // earlier WQEs may still await acknowledgement: mark this one and let the completer reach it
-        if (c.reqIndex == 0) {
-            engine.completeSend(c, w, status);
-        } else {
-            w.state = SendWqe.State.ERROR;
-            w.status = status;
-        }
-        engine.sendQueueError(c, AsyncEvent.Type.QP_REQ_ERR);
+        w.state = SendWqe.State.ERROR;
+        w.status = status;
+        if (c.reqIndex != 0) return;
+        engine.completeSend(c, w, status);
+        engine.sendQueueError(c, null);
+    }
+
+    /** SQD: once nothing started before the drain is outstanding, IBV_EVENT_SQ_DRAINED if modify_qp asked for it. */
+    void drained(QpContext c) {
+        if (c.reqDrained || c.reqStarted > 0) return;
+        c.reqDrained = true;
+        if (c.qp.attr().sqDrainNotify) engine.event(AsyncEvent.Type.SQ_DRAINED, c.qp);
     }
 
     private void sendPacket(QpContext c, SendWqe w) {
@@ -164,6 +185,12 @@ final class Requester {
     /** SEND and RDMA WRITE: the next MTU of the message. */
     private void sendData(QpContext c, SendWqe w, int mtu) {
         QueuePair qp = c.qp;
+        if (qp.type() == QpType.UD && w.length > mtu) {
+            // C10-93.1.1: no packet and no error for a UD message longer than the path MTU (so rxe)
+            engine.counters.inc(org.softrnic.nic.Counter.UD_SEND_TOO_LONG);
+            finishMessage(c, w, c.reqPsn);
+            return;
+        }
         long remaining = w.length - w.sent;
         boolean first = w.sent == 0;
         boolean last = remaining <= mtu;
@@ -178,10 +205,13 @@ final class Requester {
         FrameTemplate tpl = ud ? engine.udTemplate(c, w.udAh) : c.template;
         int dqpn = ud ? w.udRemoteQpn : qp.attr().destQpNum;
         int psn = c.reqPsn;
-        boolean ackReq = qp.type() == QpType.RC && (last || ++c.reqNoAckPackets >= Engine.MAX_PKT_PER_ACK);
+        // rxe: noack_pkts++ > RXE_MAX_PKT_PER_ACK, so a middle packet asks every 66th
+        boolean ackReq = qp.type() == QpType.RC && (last || c.reqNoAckPackets++ > Engine.MAX_PKT_PER_ACK);
         if (ackReq) c.reqNoAckPackets = 0;
+        // SE only where a receive completes: SEND and RDMA WRITE with immediate (rxe init_req_packet)
+        boolean se = last && (w.sendFlags & SendFlags.SOLICITED) != 0 && (w.opcode.isSend() || imm);
         FrameWriter fw = engine.begin(tpl, op, dqpn, psn);
-        fw.bth().flags(last && (w.sendFlags & SendFlags.SOLICITED) != 0, false, 0, 0).ackReq(ackReq);
+        fw.bth().flags(se, false, 0, 0).ackReq(ackReq);
         if (op.hasReth()) fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.length);
         if (op.hasImmediate()) fw.immDt().value(w.immData);
         if (op.hasInvalidate()) fw.ieth().rkey(w.invalidateRkey);

@@ -35,7 +35,7 @@ final class Responder {
     enum State {
         CHK_PSN, CHK_OP_SEQ, CHK_OP_VALID, CHK_RESOURCE, CHK_LENGTH, CHK_RKEY, EXECUTE, READ_REPLY, ATOMIC_REPLY,
         COMPLETE, ACKNOWLEDGE, DUPLICATE_REQUEST, ERR_PSN_OUT_OF_SEQ, ERR_RNR, ERR_INVALID_REQUEST,
-        ERR_RKEY_VIOLATION, ERR_REMOTE_OPERATION, ERR_LENGTH, DROP, DONE
+        ERR_RKEY_VIOLATION, ERR_MALFORMED_WQE, ERR_LENGTH, DROP, DONE
     }
 
     private static final ValueLayout.OfLong HOST_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -99,7 +99,12 @@ final class Responder {
                 case ERR_RNR -> rnr();
                 case ERR_INVALID_REQUEST -> classError(NakCode.INVALID_REQUEST, AsyncEvent.Type.QP_REQ_ERR);
                 case ERR_RKEY_VIOLATION -> classError(NakCode.REMOTE_ACCESS_ERROR, AsyncEvent.Type.QP_ACCESS_ERR);
-                case ERR_REMOTE_OPERATION -> classError(NakCode.REMOTE_OPERATIONAL_ERROR, AsyncEvent.Type.QP_FATAL);
+                case ERR_MALFORMED_WQE -> {
+                    // a receive WQE whose buffers fail their check (rxe RESPST_ERR_MALFORMED_WQE): class A on
+                    // RC and UC alike, the WQE completes in error and the QP goes to ERR; only RC sends the NAK
+                    recvStatus = WcStatus.LOC_PROT_ERR;
+                    yield classError(NakCode.REMOTE_OPERATIONAL_ERROR, AsyncEvent.Type.QP_FATAL);
+                }
                 case ERR_LENGTH -> {
                     recvStatus = WcStatus.LOC_LEN_ERR;
                     yield classError(NakCode.INVALID_REQUEST, null);
@@ -169,19 +174,25 @@ final class Responder {
     }
 
     private State checkResource() {
+        if (needsResource(op.opClass) && c.qp.attr().maxDestRdAtomic == 0) {
+            return State.ERR_INVALID_REQUEST; // rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ: no responder resources
+        }
         boolean takesWqe = op.opClass == OpClass.SEND ? op.position.starts()
                 : op.consumesRecvWqe() && op.position.ends();
         if (takesWqe && c.respWqe == null) {
             RecvWqe w = takeRecvWqe(c);
             if (w == null) return uc() ? ucDrop() : State.ERR_RNR;
-            if (org.softrnic.nic.transport.Sges.resolve(engine.keys, c.qp.pd(), w.sges, w.sgeMrs, w.numSge,
-                    Access.LOCAL_WRITE) != null) {
-                recvStatus = WcStatus.LOC_PROT_ERR;
-                return uc() ? ucDrop() : State.ERR_REMOTE_OPERATION;
-            }
             c.respOffset = 0;
+            if (Sges.resolve(engine.keys, c.qp.pd(), w.sges, w.sgeMrs, w.numSge, Access.LOCAL_WRITE) != null) {
+                return State.ERR_MALFORMED_WQE;
+            }
         }
         return State.CHK_LENGTH;
+    }
+
+    /** The requests that take one of max_dest_rd_atomic's slots (rxe's RXE_READ_OR_ATOMIC_MASK and ATOMIC_WRITE). */
+    private static boolean needsResource(OpClass cls) {
+        return cls == OpClass.RDMA_READ_REQUEST || cls == OpClass.ATOMIC || cls == OpClass.ATOMIC_WRITE;
     }
 
     private State checkLength() {
@@ -220,7 +231,6 @@ final class Responder {
             rkey = p.atomicEth().rkey();
             length = 8;
             needed = Access.REMOTE_ATOMIC;
-            if ((va & 7) != 0) return State.ERR_INVALID_REQUEST; // rxe: RESPST_ERR_MISALIGNED_ATOMIC
         } else {
             va = p.reth().va();
             rkey = p.reth().rkey();
@@ -234,24 +244,28 @@ final class Responder {
             if (op.opClass == OpClass.FLUSH && p.feth().selectivityLevel() == 1) length = 0; // whole region
             if (length == 0 && op.opClass != OpClass.FLUSH) return State.EXECUTE; // zero-length RDMA checks no key
         }
-        MemoryRegion region = engine.keys.byRkey(rkey);
-        if (region != null) {
-            if (region.check(c.qp.pd(), needed, va, length) != null) return uc() ? ucDrop() : State.ERR_RKEY_VIOLATION;
-            mr = region;
-            return State.EXECUTE;
-        }
-        MemoryWindow mw = engine.keys.windowByRkey(rkey);
-        if (mw == null || mw.check(c.qp.pd(), c.qp.qpn(), needed, va, length) != null) {
-            return uc() ? ucDrop() : State.ERR_RKEY_VIOLATION;
-        }
-        mr = mw.mr(); // the window's addresses are the region's
+        mr = resolveRkey(rkey, needed, va, length);
+        if (mr == null) return uc() ? ucDrop() : State.ERR_RKEY_VIOLATION;
+        // rxe checks the key first and the alignment when it executes (RESPST_ERR_MISALIGNED_ATOMIC)
+        if (op.opClass == OpClass.ATOMIC && (va & 7) != 0) return State.ERR_INVALID_REQUEST;
         return State.EXECUTE;
+    }
+
+    /** The region behind {@code rkey} (a region's own, or a window's) when it allows the access now, else null. */
+    private MemoryRegion resolveRkey(int rkey, int needed, long va, long length) {
+        MemoryRegion region = engine.keys.byRkey(rkey);
+        if (region != null) return region.check(c.qp.pd(), needed, va, length) == null ? region : null;
+        MemoryWindow mw = engine.keys.windowByRkey(rkey);
+        if (mw == null || mw.check(c.qp.pd(), c.qp.qpn(), needed, va, length) != null) return null;
+        return mw.mr(); // the window's addresses are the region's
     }
 
     private State execute() {
         switch (op.opClass) {
             case SEND -> {
                 RecvWqe w = c.respWqe;
+                // the receive's regions may have been deregistered since its first packet (rxe's copy_data looks each up)
+                if (!Sges.stillValid(engine.keys, w.sges, w.sgeMrs, w.numSge)) return State.ERR_MALFORMED_WQE;
                 Sges.scatter(w.sges, w.sgeMrs, w.numSge, c.respOffset, p.segment(), p.payloadOffset(), len);
                 c.respOffset += len;
             }
@@ -290,6 +304,7 @@ final class Responder {
                 r.msn = c.respMsn;
                 sendReadResponseAck(psn, c.respMsn);
                 c.respPsn = Psn.add(psn, 1);
+                c.respAckPsn = c.respPsn;
                 c.respLastOpcode = op;
                 return State.DONE;
             }
@@ -298,6 +313,7 @@ final class Responder {
             }
         }
         c.respPsn = Psn.add(c.respPsn, 1);
+        c.respAckPsn = c.respPsn;
         c.respLastOpcode = op;
         if (op.position.ends()) c.respMsn = (c.respMsn + 1) & 0xffffff;
         return State.COMPLETE;
@@ -356,23 +372,28 @@ final class Responder {
         ReadAtomicResource r = nextResource();
         r.kind = ReadAtomicResource.Kind.READ;
         r.firstPsn = psn;
-        r.mr = mr;
+        r.rkey = p.reth().rkey();
         r.va = va;
         r.length = length;
-        int packets = sendReadResponses(mr, va, length, psn);
+        c.respMsn = (c.respMsn + 1) & 0xffffff;
+        int packets = sendReadResponses(mr, va, length, psn, true);
         r.lastPsn = Psn.add(psn, packets - 1);
         c.respPsn = Psn.add(psn, packets);
         c.respLastOpcode = op;
         return State.DONE;
     }
 
-    /** Sends the READ response packets for {@code length} bytes at {@code va}, the first one with PSN {@code first}. */
-    private int sendReadResponses(MemoryRegion region, long va, long length, int first) {
+    /**
+     * Sends the READ response packets for {@code length} bytes at {@code va}, the first one with PSN {@code first},
+     * each with the current MSN. A replay from inside the READ ({@code startsMessage} false) goes on with MIDDLE
+     * and LAST, as rxe's read_reply does in its replay state: an rxe requester takes FIRST only at the READ's
+     * first PSN.
+     */
+    private int sendReadResponses(MemoryRegion region, long va, long length, int first, boolean startsMessage) {
         int mtu = c.qp.mtuBytes();
         int packets = (int) Math.max(1, (length + mtu - 1) / mtu);
-        c.respMsn = (c.respMsn + 1) & 0xffffff;
         for (int i = 0; i < packets; i++) {
-            Position pos = Opcodes.position(i == 0, i == packets - 1);
+            Position pos = Opcodes.position(i == 0 && startsMessage, i == packets - 1);
             Opcode rop = Opcodes.cached(Transport.RC, OpClass.RDMA_READ_RESPONSE, pos, false, false);
             FrameWriter w = engine.begin(c.template, rop, c.qp.attr().destQpNum, Psn.add(first, i));
             if (rop.hasAeth()) w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(c.respMsn);
@@ -404,6 +425,7 @@ final class Responder {
         r.msn = c.respMsn;
         sendAtomicAck(psn, original, c.respMsn);
         c.respPsn = Psn.add(psn, 1);
+        c.respAckPsn = c.respPsn;
         c.respLastOpcode = op;
         return State.DONE;
     }
@@ -435,22 +457,10 @@ final class Responder {
     private State duplicate() {
         engine.counters.inc(Counter.DUPLICATE_REQUEST);
         switch (op.opClass) {
-            case SEND, RDMA_WRITE -> sendAck(Aeth.ACK_CREDITS_INVALID, Psn.add(c.respPsn, -1));
+            // C9-105: acknowledged again, with the PSN of the last SEND/WRITE/atomic done, never a READ's
+            case SEND, RDMA_WRITE -> sendAck(Aeth.ACK_CREDITS_INVALID, Psn.add(c.respAckPsn, -1));
             case RDMA_READ_REQUEST -> {
-                for (ReadAtomicResource r : c.respResources) {
-                    if (r.kind == ReadAtomicResource.Kind.READ && Psn.diff(psn, r.firstPsn) >= 0
-                            && Psn.diff(psn, r.lastPsn) <= 0) {
-                        long va = p.reth().va();
-                        long length = Integer.toUnsignedLong(p.reth().dlen());
-                        if (MemoryRegion.inBounds(r.va, r.length, va, length)) {
-                            int msn = c.respMsn;
-                            c.respMsn = (c.respMsn - 1) & 0xffffff; // the replay does not complete a new message
-                            sendReadResponses(r.mr, va, length, psn);
-                            c.respMsn = msn;
-                        }
-                        break;
-                    }
-                }
+                return duplicateRead();
             }
             case ATOMIC -> {
                 for (ReadAtomicResource r : c.respResources) {
@@ -471,6 +481,30 @@ final class Responder {
             default -> { }
         }
         return State.DONE;
+    }
+
+    /**
+     * A READ re-issued from {@code psn}, which lies in a READ already answered (rxe duplicate_request): it must
+     * name the same rkey and lie inside the original range, else it is dropped; the key is checked again
+     * (rxe_recheck_mr), so a region deregistered or invalidated since gives a remote access error.
+     */
+    private State duplicateRead() {
+        for (ReadAtomicResource r : c.respResources) {
+            if (r.kind != ReadAtomicResource.Kind.READ || Psn.diff(psn, r.firstPsn) < 0 || Psn.diff(psn, r.lastPsn) > 0) {
+                continue;
+            }
+            long va = p.reth().va();
+            long length = Integer.toUnsignedLong(p.reth().dlen());
+            if (p.reth().rkey() != r.rkey || !MemoryRegion.inBounds(r.va, r.length, va, length)) {
+                engine.counters.inc(Counter.DROP_BAD_DUPLICATE);
+                return State.DONE;
+            }
+            MemoryRegion region = resolveRkey(r.rkey, Access.REMOTE_READ, va, length);
+            if (region == null) return State.ERR_RKEY_VIOLATION;
+            sendReadResponses(region, va, length, psn, psn == r.firstPsn);
+            return State.DONE;
+        }
+        return State.DONE; // its resource was recycled: nothing to answer from (rxe drops it too)
     }
 
     /** One NAK per gap: later packets of the same gap are dropped silently (IBTA 9.7.5.1.1). */
@@ -494,7 +528,7 @@ final class Responder {
      * error, and move the QP to ERR.
      */
     private State classError(NakCode code, AsyncEvent.Type event) {
-        sendAck(Aeth.nak(code, 0).syndrome(), psn);
+        if (!uc()) sendAck(Aeth.nak(code, 0).syndrome(), psn);
         if (c.respWqe != null) {
             WcStatus st = recvStatus != WcStatus.SUCCESS ? recvStatus : WcStatus.REM_INV_REQ_ERR;
             long wrId = c.respWqe.wrId;

@@ -24,6 +24,18 @@ final class Sges {
         return null;
     }
 
+    /**
+     * Whether the regions {@link #resolve} found for the list still stand: each still registered under its
+     * lkey and valid (not deregistered, invalidated or re-keyed since). Checked again each time data is placed.
+     */
+    static boolean stillValid(KeyTable keys, Sge[] sges, MemoryRegion[] mrs, int n) {
+        for (int i = 0; i < n; i++) {
+            MemoryRegion mr = mrs[i];
+            if (mr == null || !mr.valid() || keys.byLkey(sges[i].lkey) != mr) return false;
+        }
+        return true;
+    }
+
     /** Copies {@code len} bytes starting {@code offset} bytes into the list, into {@code dst}. */
     static void gather(Sge[] sges, MemoryRegion[] mrs, int n, long offset, MemorySegment dst, long dstOff, int len) {
         copy(sges, mrs, n, offset, dst, dstOff, len, true);

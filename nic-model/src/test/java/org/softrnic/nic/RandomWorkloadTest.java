@@ -249,6 +249,95 @@ class RandomWorkloadTest {
         }
     }
 
+    @Test
+    void ucReceivesWithBadKeysNeverWriteOutsideTheirBuffersAndEndTheQp() {
+        String fixed = System.getProperty("softrnic.seed");
+        long from = fixed != null ? Long.parseLong(fixed) : 1;
+        long to = fixed != null ? from : Long.getLong("softrnic.seeds", 32);
+        for (long seed = from; seed <= to; seed++) {
+            try {
+                runUc(seed);
+            } catch (AssertionError | RuntimeException e) {
+                throw new AssertionError("UC seed " + seed + " failed (replay with -Dsoftrnic.seed=" + seed + "): " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * UC over a lossy link: B posts a receive per message, one of them (sometimes) with a bad lkey. Receives
+     * complete in order, each SUCCESS one holding a whole message, later messages after earlier ones (UC drops
+     * what lost a packet); the bad one completes LOC_PROT_ERR, the QP goes to ERR and the rest flush; no byte
+     * is written where the bad receive pointed, nor past any receive's buffer.
+     */
+    static void runUc(long seed) {
+        Random r = new Random(seed);
+        Mtu mtu = Mtu.values()[r.nextInt(3)]; // 256..1024: messages of several packets
+        Pair p = new Pair(QpType.UC, mtu, seed, x -> { });
+        p.fabric.faults(LinkFaults.lossy(r.nextDouble() * 0.1));
+        int max = 4096;
+        int slot = max + 64;
+        int n = 5 + r.nextInt(26);
+        int bad = r.nextInt(3) == 0 ? -1 : r.nextInt(n);
+        p.b.mem.fill((byte) 0x5a);
+        byte[] src = new byte[n * max];
+        r.nextBytes(src);
+        MemorySegment.copy(src, 0, p.a.mem, ValueLayout.JAVA_BYTE, 0, src.length);
+        int[] lens = new int[n];
+        for (int i = 0; i < n; i++) {
+            RecvWr rw = new RecvWr();
+            rw.wrId = i;
+            rw.numSge = 1;
+            rw.sgList[0].set(p.b.va((long) i * slot), max, i == bad ? 0xdeadbeef : p.b.mr.lkey());
+            p.b.nic.postRecv(p.b.qp, rw);
+        }
+        for (int i = 0; i < n; i++) {
+            lens[i] = 1 + r.nextInt(max);
+            p.a.post(p.a.wr(i, SendOpcode.SEND, (long) i * max, lens[i]));
+            if (r.nextInt(3) == 0) p.fabric.run(p.fabric.clock().nanoTime() + r.nextInt(20_000));
+        }
+        p.run();
+        assertTrue(p.a.sendCompletions().stream().allMatch(c -> c.status == WcStatus.SUCCESS), "UC sends complete once sent");
+        List<WorkCompletion> got = p.b.recvCompletions();
+        int lastMessage = -1;
+        for (int i = 0; i < got.size(); i++) {
+            WorkCompletion c = got.get(i);
+            assertEquals(i, c.wrId, "receives complete in order");
+            if (bad >= 0 && i > bad) {
+                assertEquals(WcStatus.WR_FLUSH_ERR, c.status, "after the bad receive: " + got);
+                continue;
+            }
+            if (i == bad) {
+                assertEquals(WcStatus.LOC_PROT_ERR, c.status, "the bad receive: " + got);
+                continue;
+            }
+            assertEquals(WcStatus.SUCCESS, c.status, got.toString());
+            int m = lastMessage + 1;
+            while (m < n && !holds(p.b.mem, (long) i * slot, src, m * max, lens[m], c.byteLen)) m++;
+            assertTrue(m < n, "receive " + i + " holds no whole message after message " + lastMessage);
+            lastMessage = m;
+        }
+        boolean reachedBad = bad >= 0 && got.size() > bad;
+        if (reachedBad) {
+            assertEquals(n, got.size(), "every receive completes once the QP is in ERR");
+            assertEquals(org.softrnic.nic.qp.QpState.ERR, p.b.qp.state());
+        }
+        for (int i = 0; i < n; i++) {
+            long at = (long) i * slot;
+            long from = i == bad ? at : at + max; // the bad receive's whole buffer, and every guard
+            for (long k = from; k < at + slot; k++) {
+                assertEquals((byte) 0x5a, p.b.mem.get(ValueLayout.JAVA_BYTE, k), "byte " + (k - at) + " of slot " + i + " changed");
+            }
+        }
+        for (long k = (long) n * slot; k < p.b.mem.byteSize(); k++) {
+            if (p.b.mem.get(ValueLayout.JAVA_BYTE, k) != 0x5a) fail("B's memory past the receives changed at " + k);
+        }
+    }
+
+    private static boolean holds(MemorySegment mem, long at, byte[] src, int srcOff, int len, int byteLen) {
+        if (byteLen != len) return false;
+        return MemorySegment.mismatch(mem, at, at + len, MemorySegment.ofArray(src), srcOff, srcOff + len) == -1;
+    }
+
     /** The original value in host order: its first {@code split} bytes at {@code off}, the rest 16 bytes on. */
     static void placeResult(MemorySegment ref, long off, int split, long orig) {
         for (int i = 0; i < 8; i++) ref.set(ValueLayout.JAVA_BYTE, i < split ? off + i : off + 16 + i - split, (byte) (orig >>> (8 * i)));

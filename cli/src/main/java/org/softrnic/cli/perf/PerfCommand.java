@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Measure RDMA WRITE, READ, SEND or atomic throughput between two soft RNICs, perftest style.",
+        description = {"Measure RDMA WRITE, READ, SEND or atomic throughput between two soft RNICs, perftest style.",
+                org.softrnic.cli.oob.RetryNote.HELP},
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic perf write --size 65536 --iters 2000",
                 "  softrnic perf read --qps 4 --mtu 4096 --verify",
@@ -137,7 +138,9 @@ public final class PerfCommand implements Callable<Integer> {
         else table(out, o, r);
         out.flush();
         if (r.error() != null) {
-            spec.commandLine().getErr().println("softrnic perf: " + r.error());
+            String note = r.error().startsWith(org.softrnic.nic.cq.WcStatus.RETRY_EXC_ERR.ibvName())
+                    ? org.softrnic.cli.oob.RetryNote.after(org.softrnic.nic.cq.WcStatus.RETRY_EXC_ERR) : "";
+            spec.commandLine().getErr().println("softrnic perf: " + r.error() + note);
             spec.commandLine().getErr().flush();
             return 1;
         }

@@ -80,8 +80,9 @@ final class Perftest {
                  ProtectionDomain pd = ctx.allocPd();
                  CompletionQueue sendCq = ctx.createCq(o.txDepth() * n + 1);
                  CompletionQueue recvCq = ctx.createCq(PerftestOptions.RX_DEPTH * n + 1);
-                 MemoryRegion mr = pd.regMr(arena.allocate(2L * n * buff, 4096), Access.LOCAL_WRITE | t.verb.mrAccess);
+                 MemoryRegion mr = pd.regMr(arena.allocate(2L * n * buff, 4096), Access.LOCAL_WRITE | t.verb.mrAccess | verifyAccess());
                  QpList qps = new QpList()) {
+                if (o.verify() && !client) VerifyRun.prepareTargets(mr, n, buff);
                 List<PerftestWire.Key> keys = new ArrayList<>();
                 List<PerftestWire.Key> peers = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
@@ -134,13 +135,24 @@ final class Perftest {
         if (o.client()) {
             BwRun run = new BwRun(o, progress);
             BwRun.Result r = null;
+            VerifyRun.Outcome checked = null;
             for (int size : o.sizes()) {
-                r = run.client(ss.qps(), ss.sendCq(), ss.mr(), ss.peers(), size, o.iters());
+                if (o.verify()) {
+                    checked = new VerifyRun(o, progress).client(ss.qps(), ss.sendCq(), ss.mr(), ss.peers(), size, o.iters());
+                    r = checked.result();
+                } else {
+                    r = run.client(ss.qps(), ss.sendCq(), ss.mr(), ss.peers(), size, o.iters());
+                }
                 report.bwRow(r);
             }
             report.line();
             ss.sync();
             exchangeResult(wire, r);
+            if (checked != null) {
+                report.verified(checked);
+                close(ss);
+                return checked.differed() == 0 ? 0 : 1;
+            }
         } else {
             ss.sync(); // the server is passive: it only moves its device meanwhile
             report.bwRow(exchangeResult(wire, new BwRun.Result(0, 0, 0, 0, 0)));
@@ -252,11 +264,16 @@ final class Perftest {
         ss.wire().done();
     }
 
+    /** write_bw --verify reads every WRITE back. */
+    private int verifyAccess() {
+        return o.verify() ? org.softrnic.nic.mem.Access.REMOTE_READ : 0;
+    }
+
     private void toInit(QueuePair qp) {
         QpAttr init = new QpAttr();
         init.qpState = QpState.INIT;
         init.portNum = 1;
-        init.qpAccessFlags = o.test().verb.qpAccess;
+        init.qpAccessFlags = o.test().verb.qpAccess | verifyAccess();
         qp.modify(init, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
     }
 

@@ -15,9 +15,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "perftest", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Run one of perftest 4.5's tools (ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw, ib_write_lat,"
+        description = {"Run one of perftest 4.5's tools (ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw, ib_write_lat,"
                 + " ib_read_lat, ib_send_lat) against the real tool or another softrnic: its TCP exchange on port 18515,"
-                + " its options and its report. Without SERVER it waits for a client.",
+                + " its options and its report. Without SERVER it waits for a client.", org.softrnic.cli.oob.RetryNote.HELP},
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic perftest write_bw --link udp:192.0.2.100 -x 1              (server)",
                 "  softrnic perftest read_lat --link udp:192.0.2.100 -x 1 192.0.2.1   (client of ib_read_lat -x 1)",
@@ -72,6 +72,10 @@ public final class PerftestCommand implements Callable<Integer> {
     int duration;
 
 
+    @Option(names = "--verify", description = "softrnic's own, on both sides (not a perftest option): read_bw checks every READ's bytes,"
+            + " one READ at a time; write_bw reads every WRITE back and checks it. Any difference: exit 1")
+    boolean verify;
+
     @Option(names = "--wait", paramLabel = "S", defaultValue = "0", description = "client: keep trying to reach the server for S seconds")
     int waitSeconds;
 
@@ -93,6 +97,10 @@ public final class PerftestCommand implements Callable<Integer> {
         if (qps > 1 && t.kind != PerftestTest.Kind.BW) throw new UserError("Multiple QPs only available on bw tests");
         if (duration < 0) throw new UserError("-D must be positive");
         if (duration > 0 && all) throw new UserError("Duration mode currently doesn't support running on all sizes.");
+        if (verify && (t.kind != PerftestTest.Kind.BW || (t.verb != PerftestTest.Verb.READ && t.verb != PerftestTest.Verb.WRITE))) {
+            throw new UserError("--verify is for read_bw and write_bw");
+        }
+        if (verify && (all || duration > 0 || qps > 1)) throw new UserError("--verify runs one size on one QP by count: no -a, -D or -q");
         Mtu pathMtu = null;
         if (mtu != 0) {
             try {
@@ -112,7 +120,7 @@ public final class PerftestCommand implements Callable<Integer> {
         // moderation is off for large messages, unless asked for or running every size
         int mod = cqMod > 0 ? cqMod : s > PerftestOptions.CQ_MOD_LIMIT && !all ? 1 : PerftestOptions.DEFAULT_CQ_MOD;
         PerftestOptions o = new PerftestOptions(t, server, port, s, n, gidIndex, depth, dev.deviceName(), waitSeconds, pathMtu, atomic,
-                Math.min(mod, depth), qps, all, duration, duration / 4);
+                Math.min(mod, depth), qps, all, duration, duration / 4, verify);
         return dev.run("perftest", (ctx, progress) -> new Perftest(o.withDevice(ctx.device().name()), spec.commandLine().getOut(), progress).run(ctx));
     }
 }

@@ -10,7 +10,7 @@ final class PerftestException extends Exception {
 
     /** What perftest prints for a completion in error. */
     static PerftestException completion(String side, WorkCompletion wc) {
-        return new PerftestException(String.format(" Completion with error at %s%n Failed status %d: wr_id %d syndrom 0x%x",
-                side, wc.status.value, (int) wc.wrId, wc.vendorErr));
+        return new PerftestException(String.format(" Completion with error at %s%n Failed status %d: wr_id %d syndrom 0x%x%s",
+                side, wc.status.value, (int) wc.wrId, wc.vendorErr, org.softrnic.cli.oob.RetryNote.after(wc.status)));
     }
 }

@@ -89,6 +89,14 @@ final class PerftestReport {
         out.flush();
     }
 
+    /** --verify's verdict (softrnic's own line). */
+    void verified(VerifyRun.Outcome v) {
+        String what = o.test().verb == PerftestTest.Verb.WRITE ? "WRITEs read back" : "READs";
+        out.printf(" verified %d %s of %d bytes: %d differed%s%n", v.checked(), what, v.result().size(), v.differed(),
+                v.firstDifference() == null ? "" : " (" + v.firstDifference() + ")");
+        out.flush();
+    }
+
     /** print_report_lat's row, or print_report_lat_duration's under -D. */
     void latRow(LatRun.Timing t, int size) {
         int rtt = o.test().verb.rttFactor;

@@ -303,7 +303,8 @@ final class Pingpong {
             } while (channel == null && ne < 1);
             for (int i = 0; i < ne; i++) {
                 if (wc[i].status != WcStatus.SUCCESS) {
-                    System.err.printf("Failed status %s (%d) for wr_id %d%n", wc[i].status.description, wc[i].status.value, (int) wc[i].wrId);
+                    System.err.printf("Failed status %s (%d) for wr_id %d%s%n", wc[i].status.description, wc[i].status.value,
+                            (int) wc[i].wrId, org.softrnic.cli.oob.RetryNote.after(wc[i].status));
                     return 1;
                 }
                 int q = 0;

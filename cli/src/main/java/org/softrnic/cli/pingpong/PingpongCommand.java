@@ -14,8 +14,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "pingpong", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Ping-pong with rdma-core's ibv_rc_pingpong, ibv_uc_pingpong, ibv_ud_pingpong or ibv_srq_pingpong (or another softrnic):"
-                + " the same TCP exchange on port 18515, options and result lines. Without SERVER it waits for a client.",
+        description = {"Ping-pong with rdma-core's ibv_rc_pingpong, ibv_uc_pingpong, ibv_ud_pingpong or ibv_srq_pingpong (or another softrnic):"
+                + " the same TCP exchange on port 18515, options and result lines. Without SERVER it waits for a client.", org.softrnic.cli.oob.RetryNote.HELP},
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic pingpong rc --link udp:192.0.2.100 -g 1              (server)",
                 "  softrnic pingpong rc --link udp:192.0.2.100 -g 1 192.0.2.1    (client of ibv_rc_pingpong -g 1 on 192.0.2.1)"})

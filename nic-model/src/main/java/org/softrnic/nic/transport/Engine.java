@@ -392,7 +392,7 @@ public final class Engine {
     /**
      * Completes every outstanding WQE of an ERR QP with IBV_WC_WR_FLUSH_ERR, as rxe does on entering ERR. A QP
      * on an SRQ flushes the SRQ WQE it was filling, then has no WQE left: IBV_EVENT_QP_LAST_WQE_REACHED
-     * (IBTA o10-2.2.2: the QP is in ERR and no more WQEs are on its receive queue).
+     * (the IBTA: the QP is in ERR and no more WQEs are on its receive queue).
      */
     void flush(QpContext c) {
         QueuePair qp = c.qp;

@@ -71,6 +71,14 @@ final class Pair {
             nic.postRecv(qp, wr);
         }
 
+        void postSrqRecv(org.softrnic.nic.qp.SharedReceiveQueue srq, long wrId, long offset, int length) {
+            RecvWr wr = new RecvWr();
+            wr.wrId = wrId;
+            wr.numSge = 1;
+            wr.sgList[0].set(va(offset), length, mr.lkey());
+            nic.postSrqRecv(srq, wr);
+        }
+
         SendWr wr(long wrId, SendOpcode op, long offset, int length) {
             SendWr wr = new SendWr();
             wr.wrId = wrId;

@@ -11,7 +11,6 @@ import static org.softrnic.nic.RcErrorPathsTest.psnOf;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.net.Inet4Address;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -56,7 +55,7 @@ class ProtocolReviewTest {
 
     /** A raw IPv4 RoCEv2 packet from {@code src} to {@code dst}, for injection. */
     static byte[] packet(String src, String dst, RocePacket pkt) {
-        var ip = Ipv4.roce((Inet4Address) RandomFrames.v4(src), RandomFrames.v4(dst), 7, 0, 0);
+        var ip = Ipv4.roce(RandomFrames.v4(src), RandomFrames.v4(dst), 7, 0, 0);
         return new FrameCodec().encode(new RoceFrame(null, ip, Udp.roce(0xc001), pkt, null));
     }
 
@@ -399,11 +398,7 @@ class ProtocolReviewTest {
         QueuePair qb = p.b.nic.createQp(p.b.pd, QpType.RC, p.b.scq, p.b.rcq, srq, QpCaps.of(8, 8), false);
         QueuePair qa = p.a.nic.createQp(p.a.pd, QpType.RC, p.a.scq, p.a.rcq, null, QpCaps.of(8, 8), false);
         UcUdSrqTest.connectPair(p, qa, qb);
-        RecvWr wr = new RecvWr();
-        wr.wrId = 5;
-        wr.numSge = 1;
-        wr.sgList[0].set(p.b.va(0), 4096, p.b.mr.lkey());
-        p.b.nic.postSrqRecv(srq, wr);
+        p.b.postSrqRecv(srq, 5, 0, 4096);
         p.fabric.dropWhen(pk -> pk.from() == 0 && opcodeOf(pk) == Opcode.RC_SEND_LAST);
         p.a.qp = qa;
         p.a.post(p.a.wr(1, SendOpcode.SEND, 0, 2048));

@@ -47,20 +47,20 @@ class RandomWorkloadTest {
 
     @Test
     void randomWorkloadsOverALossyLinkCompleteExactlyOnceInOrderWithCorrectMemory() {
-        String fixed = System.getProperty("softrnic.seed");
-        if (fixed != null) {
-            runSeed(Long.parseLong(fixed));
-            return;
-        }
-        long seeds = Long.getLong("softrnic.seeds", 32);
-        for (long seed = 1; seed <= seeds; seed++) runSeed(seed);
+        forEachSeed("seed", RandomWorkloadTest::run);
     }
 
-    void runSeed(long seed) {
-        try {
-            run(seed);
-        } catch (AssertionError | RuntimeException e) {
-            throw new AssertionError("seed " + seed + " failed (replay with -Dsoftrnic.seed=" + seed + "): " + e.getMessage(), e);
+    /** Runs {@code -Dsoftrnic.seed=N} alone, or seeds 1..{@code -Dsoftrnic.seeds} (32); a failure names its replay. */
+    static void forEachSeed(String what, java.util.function.LongConsumer body) {
+        String fixed = System.getProperty("softrnic.seed");
+        long from = fixed != null ? Long.parseLong(fixed) : 1;
+        long to = fixed != null ? from : Long.getLong("softrnic.seeds", 32);
+        for (long seed = from; seed <= to; seed++) {
+            try {
+                body.accept(seed);
+            } catch (AssertionError | RuntimeException e) {
+                throw new AssertionError(what + " " + seed + " failed (replay with -Dsoftrnic.seed=" + seed + "): " + e.getMessage(), e);
+            }
         }
     }
 
@@ -251,16 +251,7 @@ class RandomWorkloadTest {
 
     @Test
     void ucReceivesWithBadKeysNeverWriteOutsideTheirBuffersAndEndTheQp() {
-        String fixed = System.getProperty("softrnic.seed");
-        long from = fixed != null ? Long.parseLong(fixed) : 1;
-        long to = fixed != null ? from : Long.getLong("softrnic.seeds", 32);
-        for (long seed = from; seed <= to; seed++) {
-            try {
-                runUc(seed);
-            } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("UC seed " + seed + " failed (replay with -Dsoftrnic.seed=" + seed + "): " + e.getMessage(), e);
-            }
-        }
+        forEachSeed("UC seed", RandomWorkloadTest::runUc);
     }
 
     /**

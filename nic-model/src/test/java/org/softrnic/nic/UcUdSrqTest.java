@@ -131,13 +131,7 @@ class UcUdSrqTest {
         QueuePair s2 = p.a.nic.createQp(p.a.pd, QpType.RC, p.a.scq, p.a.rcq, null, QpCaps.of(8, 8), false);
         connectPair(p, s1, q1);
         connectPair(p, s2, q2);
-        for (int i = 0; i < 6; i++) {
-            RecvWr wr = new RecvWr();
-            wr.wrId = 100 + i;
-            wr.numSge = 1;
-            wr.sgList[0].set(p.b.va(i * 256L), 256, p.b.mr.lkey());
-            p.b.nic.postSrqRecv(srq, wr);
-        }
+        for (int i = 0; i < 6; i++) p.b.postSrqRecv(srq, 100 + i, i * 256L, 256);
         p.b.nic.modifySrq(srq, 4);
         p.a.qp = s1;
         p.a.post(p.a.wr(1, SendOpcode.SEND, 0, 100));

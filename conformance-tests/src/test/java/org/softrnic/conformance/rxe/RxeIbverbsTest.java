@@ -60,6 +60,13 @@ class RxeIbverbsTest {
         return out.lines().filter(l -> l.startsWith("ok   ")).map(l -> l.substring(5).split("\\s+")[0]).toList();
     }
 
+    /** Puts the CLI's jar in the run's job folder, which the guest sees as $JOB; returns where the link is recorded. */
+    private static Path withTheJar(RxeRun ns) throws java.io.IOException {
+        Path job = Files.createDirectories(ns.dir.resolve("job"));
+        Files.copy(JAR, job.resolve("softrnic.jar"), StandardCopyOption.REPLACE_EXISTING);
+        return ns.dir.resolve("link.pcap");
+    }
+
     /**
      * softrnic's soft RNIC on the host (frame port on qemu's socket netdev) and softrnic on rxe0 through FFM
      * in the guest ping-pong 4 KiB messages; with --verify each side checks every byte of every message.
@@ -69,9 +76,7 @@ class RxeIbverbsTest {
     void theFfmProviderOnRxeAndTheSoftProviderExchangeVerifiedData(String softRole) throws Exception {
         int iters = 100;
         try (RxeRun ns = RxeRun.on("frames", "ibverbs-mixed-" + softRole)) {
-            Path job = Files.createDirectories(ns.dir.resolve("job"));
-            Files.copy(JAR, job.resolve("softrnic.jar"), StandardCopyOption.REPLACE_EXISTING);
-            Path pcap = ns.dir.resolve("link.pcap");
+            Path pcap = withTheJar(ns);
             boolean softServes = softRole.equals("server");
             String guest = JAVA + " pingpong rc --provider ibverbs -d rxe0 -g " + ns.guestGidIndex() + " -n " + iters
                     + " --verify -p 18515" + (softServes ? " --wait 120" : "");
@@ -100,9 +105,7 @@ class RxeIbverbsTest {
     void rxeAsTheRequesterGetsIntactDataWhenSoftrnicsAnswersAreLost(String test) throws Exception {
         int iters = 100;
         try (RxeRun ns = RxeRun.on("frames", "ibverbs-verify-" + test)) {
-            Path job = Files.createDirectories(ns.dir.resolve("job"));
-            Files.copy(JAR, job.resolve("softrnic.jar"), StandardCopyOption.REPLACE_EXISTING);
-            Path pcap = ns.dir.resolve("link.pcap");
+            Path pcap = withTheJar(ns);
             String guest = JAVA + " perftest " + test + " --provider ibverbs -d rxe0 -x " + ns.guestGidIndex() + " -n " + iters
                     + " --verify -p 18515 --wait 120";
             Process soft = ns.runPair(true, List.of("perftest", test, "--link", ns.softrnicLink(",loss=0.03,seed=7"), "-x", "1",

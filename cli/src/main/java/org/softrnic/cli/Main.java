@@ -9,6 +9,10 @@ import picocli.CommandLine.Command;
 
 @Command(name = "softrnic", mixinStandardHelpOptions = true, version = "softrnic 0.1.0",
         description = "A software RDMA NIC that speaks RoCEv2 byte-exact with Linux rxe.",
+        exitCodeListHeading = "%nExit status (every command):%n",
+        exitCodeList = {"0:success", "1:a failure at run time: a peer, a file, the environment (one line on stderr)",
+                "2:an invalid command line: an option, a value, a combination (one line on stderr)",
+                "70:a bug in softrnic (a stack trace; please report it)"},
         subcommands = {DecodeCommand.class, org.softrnic.cli.devices.DevicesCommand.class, org.softrnic.cli.check.CheckCommand.class, org.softrnic.cli.demo.DemoCommand.class, org.softrnic.cli.demo.LadderCommand.class, org.softrnic.cli.explain.ExplainCommand.class, PerfCommand.class, org.softrnic.cli.pingpong.PingpongCommand.class, org.softrnic.cli.perftest.PerftestCommand.class, AutoComplete.GenerateCompletion.class},
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic demo --list", "  softrnic demo write", "  softrnic explain rnr",
@@ -18,7 +22,9 @@ import picocli.CommandLine.Command;
                 "  softrnic devices",
                 "  source <(softrnic generate-completion)"})
 public final class Main implements Runnable {
-    /** Exit code for a bad argument or unreadable input, as picocli and most Unix tools use. */
+    /** Exit code for a failure at run time: a peer, a file, the environment. */
+    public static final int EXIT_FAILURE = 1;
+    /** Exit code for an invalid command line, as picocli and most Unix tools use. */
     public static final int EXIT_USAGE = 2;
     /** Exit code for a bug: something the user could not have caused. */
     public static final int EXIT_INTERNAL = 70;
@@ -32,7 +38,16 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        CheckedOutput stdout = new CheckedOutput(new java.io.FileOutputStream(java.io.FileDescriptor.out));
+        PrintWriter out = new PrintWriter(stdout, true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        int rc = execute(out, err, args);
+        out.flush();
+        if (out.checkError() && rc == 0) {
+            err.println("softrnic: cannot write output: " + stdout.failure());
+            rc = EXIT_FAILURE;
+        }
+        System.exit(rc);
     }
 
     /** Runs the command line with the given streams and returns the exit code. */
@@ -49,16 +64,17 @@ public final class Main implements Runnable {
         });
         cmd.setExecutionExceptionHandler((ex, c, parseResult) -> {
             if (ex instanceof UserError) {
-                err.println(c.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
+                err.println(c.getCommandSpec().qualifiedName() + ": " + Printable.of(ex.getMessage()));
                 err.flush();
                 return EXIT_USAGE;
             }
-            if (ex instanceof org.softrnic.nic.VerbsException || ex instanceof java.io.IOException) {
-                // a verb refused (a real device's errno, or the soft RNIC's), or the peer could not be reached:
-                // the tools print one line ("Couldn't connect to ...") and exit 1
-                err.println(c.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
+            if (ex instanceof RunFailure || ex instanceof org.softrnic.nic.VerbsException || ex instanceof java.io.IOException
+                    || ex instanceof java.io.UncheckedIOException) {
+                // a verb refused (a real device's errno, or the soft RNIC's), a peer, a file: the tools print one
+                // line ("Couldn't connect to ...") and exit 1
+                err.println(c.getCommandSpec().qualifiedName() + ": " + Printable.of(ex.getMessage()));
                 err.flush();
-                return 1;
+                return EXIT_FAILURE;
             }
             err.println(c.getCommandSpec().qualifiedName() + ": internal error: " + ex);
             ex.printStackTrace(err);

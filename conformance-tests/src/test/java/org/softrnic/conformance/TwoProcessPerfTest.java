@@ -48,7 +48,7 @@ class TwoProcessPerfTest {
         String port = Integer.toString(freeUdpPort());
         String oob = Integer.toString(freeTcpPort());
         Path dir = Files.createDirectories(Path.of("target", "two-process").toAbsolutePath());
-        Process server = new ProcessBuilder(softrnic("perf", "write", "--server", "--link", "udp:127.0.0.2:" + port,
+        Process server = new ProcessBuilder(softrnic("perf", "--server", "--link", "udp:127.0.0.2:" + port,
                 "--oob-port", oob, "--json")).redirectOutput(dir.resolve("server.out").toFile()).start();
         Process client = null;
         try {

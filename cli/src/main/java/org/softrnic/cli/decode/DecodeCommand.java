@@ -1,9 +1,6 @@
 package org.softrnic.cli.decode;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -42,7 +39,7 @@ public final class DecodeCommand implements Callable<Integer> {
             description = "UDP destination port that marks RoCEv2 (default: ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = "--strict", description = "exit 1 if any RoCEv2 frame fails to decode or verify")
+    @Option(names = "--strict", description = "exit 1 if any RoCEv2 frame fails to decode or verify, or a capture's last record is cut short")
     boolean strict;
 
     @Option(names = "--check-udp-checksum",
@@ -58,7 +55,9 @@ public final class DecodeCommand implements Callable<Integer> {
         TextFrameWriter textOut = new TextFrameWriter(out, explain);
         int bad = 0;
         for (Path file : files) {
-            List<CapturedFrame> frames = read(file);
+            PcapReader.Capture capture = CaptureFiles.read(file, "decode", spec.commandLine().getErr());
+            if (capture.cutShort() != null) bad++;
+            List<CapturedFrame> frames = capture.frames();
             if (!json && files.size() > 1) out.printf("== %s%n", file);
             long start = frames.isEmpty() ? 0 : frames.getFirst().timestampNanos();
             for (CapturedFrame f : frames) {
@@ -75,16 +74,5 @@ public final class DecodeCommand implements Callable<Integer> {
         }
         out.flush();
         return strict && bad > 0 ? 1 : 0;
-    }
-
-    private static List<CapturedFrame> read(Path file) {
-        try {
-            if (Files.isDirectory(file)) throw new UserError(file + ": is a directory, not a capture file");
-            return PcapReader.read(file);
-        } catch (NoSuchFileException e) {
-            throw new UserError(file + ": no such file");
-        } catch (IOException e) {
-            throw new UserError(e.getMessage() == null ? file + ": cannot be read" : e.getMessage());
-        }
     }
 }

@@ -27,11 +27,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--list", description = "list the scenarios")
     boolean list;
 
-    @Option(names = "--mtu", defaultValue = "1024", description = "path MTU: 256..4096 (default ${DEFAULT-VALUE})")
+    @Option(names = "--mtu", defaultValue = "1024", description = "path MTU: 256, 512, 1024, 2048 or 4096 (default ${DEFAULT-VALUE}); UD: the port's MTU")
     int mtu;
 
-    @Option(names = "--size", defaultValue = "0", description = "message size in bytes (default: the scenario's)")
-    int size;
+    @Option(names = "--size", description = "message size in bytes, 1..16777216 (default: the scenario's)")
+    Integer size;
 
     @Option(names = "--loss", defaultValue = "0", paramLabel = "P", description = "drop each packet with probability P (0..1)")
     double loss;
@@ -39,8 +39,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "where everything random comes from (default ${DEFAULT-VALUE})")
     long seed;
 
-    @Option(names = "--drop", defaultValue = "0", paramLabel = "N", description = "drop the N-th packet on the wire")
-    int drop;
+    @Option(names = "--drop", paramLabel = "N", description = "drop the N-th packet on the wire (default: the scenario's)")
+    Integer drop;
 
     @Option(names = "--no-color", description = "no colour (also off when not on a terminal, or when NO_COLOR is set)")
     boolean noColor;
@@ -71,10 +71,13 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--mtu: " + e.getMessage());
         }
-        if (size < 0 || size > 1 << 24) throw new UserError("--size must be 1..16777216");
-        if (!(loss >= 0 && loss < 1)) throw new UserError("--loss must be at least 0 and below 1");
-        if (drop < 0) throw new UserError("--drop must be positive");
-        Demo.Played p = Demo.play(s, new DemoOptions(m, size, loss, seed, drop));
+        if (size != null && (size < 1 || size > 1 << 24)) throw new UserError("--size must be 1..16777216, not " + size);
+        if (!(loss >= 0 && loss < 1)) throw new UserError("--loss must lie in [0, 1), not " + loss);
+        if (drop != null && drop < 1) throw new UserError("--drop must be positive, not " + drop);
+        if (s == Scenario.UD && size != null && size > mtu) {
+            throw new UserError("--size " + size + ": a UD message must fit one MTU (--mtu " + mtu + ")");
+        }
+        Demo.Played p = Demo.play(s, new DemoOptions(m, size == null ? 0 : size, loss, seed, drop == null ? 0 : drop));
         if (json) out.println(DemoExports.json(p));
         else Demo.print(p, out, LadderText.colorWanted(noColor));
         out.flush();

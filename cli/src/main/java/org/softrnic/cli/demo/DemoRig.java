@@ -57,7 +57,8 @@ final class DemoRig implements AutoCloseable {
     }
 
     private Side side(String name, String ip, Mtu mtu, int bufferBytes, int cqe) {
-        SoftRnic dev = fabric.add(SoftRnicConfig.builder().name(name).gid(ip).mtu(4096).build());
+        // the port's MTU is the path MTU: UD, which has no path, sends at the port's
+        SoftRnic dev = fabric.add(SoftRnicConfig.builder().name(name).gid(ip).mtu(mtu.bytes).build());
         RdmaContext ctx = dev.open();
         ProtectionDomain pd = ctx.allocPd();
         CompletionQueue cq = ctx.createCq(cqe);

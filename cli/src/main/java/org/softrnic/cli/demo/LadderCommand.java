@@ -6,9 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.softrnic.cli.UserError;
-import org.softrnic.wire.pcap.PcapFormatException;
-import org.softrnic.wire.pcap.PcapReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -35,14 +32,7 @@ public final class LadderCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        List<WireStep> steps;
-        try {
-            steps = WireStep.ofCapture(PcapReader.read(file));
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new UserError(file + ": no such file");
-        } catch (PcapFormatException e) {
-            throw new UserError(file + ": " + e.getMessage());
-        }
+        List<WireStep> steps = WireStep.ofCapture(org.softrnic.cli.decode.CaptureFiles.read(file, "ladder", spec.commandLine().getErr()).frames());
         PrintWriter out = spec.commandLine().getOut();
         if (steps.isEmpty()) {
             out.println(file + ": no RoCEv2 packets");

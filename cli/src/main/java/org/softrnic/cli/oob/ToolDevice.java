@@ -54,8 +54,11 @@ public final class ToolDevice {
             linger(dev);
             if (Boolean.getBoolean("softrnic.counters")) System.err.println(dev.countersJson());
             return status;
-        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+        } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
+        } catch (java.io.UncheckedIOException e) {
+            // the link: an address in use, a frame port's peer refusing or gone
+            throw new org.softrnic.cli.RunFailure(e.getMessage(), e);
         }
     }
 
@@ -69,12 +72,12 @@ public final class ToolDevice {
         }
     }
 
-    /** {@link IbverbsProvider#device}, its refusal a usage error: what is missing is the user's to fix. */
+    /** {@link IbverbsProvider#device}; no such device, or no RDMA at all, is the environment's: exit 1. */
     public static RdmaDevice chosen(String name) {
         try {
             return IbverbsProvider.device(name);
         } catch (VerbsException e) {
-            throw new UserError(e.getMessage());
+            throw new org.softrnic.cli.RunFailure(e.getMessage(), e);
         }
     }
 

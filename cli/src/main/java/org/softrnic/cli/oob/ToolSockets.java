@@ -15,6 +15,16 @@ import java.net.SocketTimeoutException;
 public final class ToolSockets {
     private static final int TICK_MS = 20;
     private static final int BLOCK_EVERY_MS = 100;
+    /**
+     * How long a side waits for the peer's next message of the exchange, once connected: a peer that accepts
+     * and then says nothing is given up on (the waits that last the peer's whole run take --timeout instead).
+     */
+    public static final int EXCHANGE_SECONDS = 15;
+
+    /** {@link #EXCHANGE_SECONDS}, or -Dsoftrnic.exchange_seconds (tests of silent peers shorten it). */
+    public static int exchangeSeconds() {
+        return Integer.getInteger("softrnic.exchange_seconds", EXCHANGE_SECONDS);
+    }
 
     private ToolSockets() {
     }
@@ -67,8 +77,12 @@ public final class ToolSockets {
         }
     }
 
-    /** Accepts one client on every address at {@code port}, running {@code progress} while it waits. */
-    public static Socket accept(int port, Runnable progress) throws IOException {
+    /**
+     * Accepts one client on every address at {@code port}, running {@code progress} while it waits; gives up
+     * after {@code timeoutSeconds} (0: never, as the tools).
+     */
+    public static Socket accept(int port, Runnable progress, int timeoutSeconds) throws IOException {
+        long end = deadline(timeoutSeconds);
         try (ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(port), 1);
@@ -77,10 +91,21 @@ public final class ToolSockets {
                 try {
                     return listener.accept();
                 } catch (SocketTimeoutException e) {
+                    if (System.nanoTime() - end > 0) throw new IOException("no client came within " + timeoutSeconds + " s (--timeout)");
                     progress.run();
                 }
             }
         }
+    }
+
+    /** System.nanoTime() {@code seconds} from now; 0 seconds: in about 292 years. */
+    public static long deadline(int seconds) {
+        return System.nanoTime() + (seconds <= 0 ? Long.MAX_VALUE / 2 : seconds * 1_000_000_000L);
+    }
+
+    /** {@link #readFully(java.io.InputStream, byte[], Runnable, long)} within {@link #EXCHANGE_SECONDS}. */
+    public static void readFully(java.io.InputStream in, byte[] b, Runnable progress) throws IOException {
+        readFully(in, b, progress, deadline(exchangeSeconds()));
     }
 
     /**
@@ -89,10 +114,14 @@ public final class ToolSockets {
      * data, and blocks only every {@value #BLOCK_EVERY_MS} ms, which is how it sees EOF; blocking more often
      * would stall the device it serves.
      */
-    public static void readFully(java.io.InputStream in, byte[] b, Runnable progress) throws IOException {
+    public static void readFully(java.io.InputStream in, byte[] b, Runnable progress, long endNanos) throws IOException {
         int at = 0;
-        long nextBlock = System.nanoTime() + BLOCK_EVERY_MS * 1_000_000L;
+        long start = System.nanoTime();
+        long nextBlock = start + BLOCK_EVERY_MS * 1_000_000L;
         while (at < b.length) {
+            if (System.nanoTime() - endNanos > 0) {
+                throw new SocketTimeoutException("the peer said nothing for " + (System.nanoTime() - start) / 1_000_000_000L + " s");
+            }
             if (in.available() == 0 && System.nanoTime() < nextBlock) {
                 progress.run();
                 continue;

@@ -1,8 +1,10 @@
 package org.softrnic.cli.perf;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.softrnic.cli.RunFailure;
 import org.softrnic.cli.UserError;
 import org.softrnic.cli.oob.DeviceOptions;
 import org.softrnic.emulator.config.ConfigFiles;
@@ -19,7 +21,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Measure RDMA WRITE, READ, SEND or atomic throughput between two soft RNICs, perftest style.",
+        description = {"Measure RDMA WRITE, READ, SEND or atomic throughput perftest style: between two soft RNICs, or on one"
+                + " real device in loopback (--provider ibverbs).",
                 org.softrnic.cli.oob.RetryNote.HELP},
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic perf write --size 65536 --iters 2000",
@@ -27,13 +30,14 @@ import picocli.CommandLine.Model.CommandSpec;
                 "  softrnic perf send --loss 0.05 --seed 7 --verify --json",
                 "  softrnic perf write --link udp:127.0.0.1:14791 --size 65536",
                 "  softrnic perf read --link udp:[::1] --verify",
-                "  softrnic perf write --server --link udp:127.0.0.2          (one process...)",
-                "  softrnic perf write --connect 127.0.0.2 --link udp:127.0.0.1 --verify   (...and another)"})
+                "  softrnic perf --server --link udp:127.0.0.2          (one process...)",
+                "  softrnic perf write --connect 127.0.0.2 --link udp:127.0.0.1 --verify",
+                "                                                   (...and another)"})
 public final class PerfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "OP", description = "write, read, send or atomic")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "OP", description = "write, read, send or atomic (not with --server: the client chooses)")
     String op;
 
     @Option(names = "--provider", paramLabel = "NAME", defaultValue = "soft",
@@ -52,22 +56,23 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--size", paramLabel = "B", defaultValue = "65536", description = "message size in bytes (default: ${DEFAULT-VALUE})")
     int size;
 
-    @Option(names = "--iters", paramLabel = "N", defaultValue = "1000", description = "messages per QP (default: ${DEFAULT-VALUE})")
+    @Option(names = "--iters", paramLabel = "N", defaultValue = "1000",
+            description = "messages per QP (default: ${DEFAULT-VALUE}); the table's #iterations is the total over every QP, as perftest's")
     int iters;
 
     @Option(names = "--qps", paramLabel = "N", defaultValue = "1", description = "QP pairs (default: ${DEFAULT-VALUE})")
     int qps;
 
-    @Option(names = "--mtu", paramLabel = "M", defaultValue = "1024", description = "path MTU: 256, 512, 1024, 2048 or 4096")
+    @Option(names = "--mtu", paramLabel = "M", defaultValue = "1024", description = "path MTU: 256, 512, 1024, 2048 or 4096 (default: ${DEFAULT-VALUE})")
     int mtu;
 
-    @Option(names = "--tx-depth", paramLabel = "N", defaultValue = "128", description = "outstanding requests per QP")
+    @Option(names = "--tx-depth", paramLabel = "N", defaultValue = "128", description = "outstanding requests per QP, 1..1024 (default: ${DEFAULT-VALUE})")
     int txDepth;
 
-    @Option(names = "--loss", paramLabel = "P", defaultValue = "0", description = "probability a packet is lost on the link")
+    @Option(names = "--loss", paramLabel = "P", defaultValue = "0", description = "probability a packet is lost on the link, in [0, 1) (default: ${DEFAULT-VALUE}; --link inproc only)")
     double loss;
 
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seeds the link's faults and the devices")
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seeds the link's faults and the devices (default: ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--verify", description = "check every byte of the target memory; a mismatch exits 1")
@@ -93,17 +98,36 @@ public final class PerfCommand implements Callable<Integer> {
             + " (both directions) to a capture; softrnic ladder draws it")
     java.nio.file.Path trace;
 
+    @Option(names = "--timeout", paramLabel = "S", defaultValue = "0",
+            description = "--server: give up when no client came within S seconds (default: wait for ever, as the tools do)")
+    int timeout;
+
     @Option(names = "--oob-port", paramLabel = "P", defaultValue = "18515",
             description = "TCP port of the out-of-band exchange, as perftest's (default: ${DEFAULT-VALUE})")
     int oobPort;
 
+    /** What a server does not choose: the client's hello brings the run. */
+    private static final List<String> RUN_OPTIONS = List.of("--size", "--iters", "--qps", "--mtu", "--tx-depth", "--verify");
+
     @Override
     public Integer call() {
+        if (op == null && !server) throw new UserError("OP is required: write, read, send or atomic");
+        if (timeout < 0) throw new UserError("--timeout must be 0 (none) or more seconds, not " + timeout);
+        if (timeout > 0 && !server) throw new UserError("--timeout bounds a --server's wait for its client");
         PerfOp operation;
         try {
-            operation = PerfOp.valueOf(op.toUpperCase(Locale.ROOT));
+            operation = PerfOp.valueOf((op == null ? "write" : op).toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new UserError("OP must be write, read, send or atomic, not '" + op + "'");
+            throw new UserError("OP must be write, read, send or atomic, not " + org.softrnic.cli.Printable.quote(op));
+        }
+        if (server) {
+            List<String> given = RUN_OPTIONS.stream().filter(n -> spec.commandLine().getParseResult().hasMatchedOption(n)).toList();
+            if (op != null || !given.isEmpty()) {
+                spec.commandLine().getErr().println("softrnic perf: --server: the client chooses the run; "
+                        + (op != null ? "OP " : "") + String.join(" ", given) + " given here " + (op != null && given.isEmpty() ? "is" : "are")
+                        + " not used");
+                spec.commandLine().getErr().flush();
+            }
         }
         PerfOptions o;
         PerfResult r;
@@ -118,7 +142,11 @@ public final class PerfCommand implements Callable<Integer> {
         try {
             o = new PerfOptions(operation, link, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth, progress,
                     trace == null ? null : trace.toString());
-            if ((server || connect != null) && loss > 0) throw new UserError("--loss injects faults on the in-process fabric only");
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        if ((server || connect != null) && loss > 0) throw new UserError("--loss injects faults on the in-process fabric only");
+        try {
             if (server) return serve(o, out);
             r = provider.equals("ibverbs")
                     ? PerfRun.runIbverbs(device, o, ProgressBar.forTerminal(spec.commandLine().getErr()))
@@ -126,13 +154,15 @@ public final class PerfCommand implements Callable<Integer> {
                     ? PerfRun.connect(o, connect, oobPort, ProgressBar.forTerminal(spec.commandLine().getErr()))
                     : PerfRun.run(o, ProgressBar.forTerminal(spec.commandLine().getErr()));
         } catch (IllegalArgumentException e) {
-            throw new UserError(e.getMessage());
+            throw new UserError(e.getMessage()); // a --link or --connect that cannot serve this run
         } catch (org.softrnic.nic.VerbsException e) {
-            // the library, the kernel or the device is missing: the user's to fix
-            if (e.verb().equals("ibv_get_device_list") || e.verb().equals("dlopen")) throw new UserError(e.getMessage());
+            // the library, the kernel or the device is missing: the environment's
+            if (e.verb().equals("ibv_get_device_list") || e.verb().equals("dlopen")) throw new RunFailure(e.getMessage(), e);
             throw e;
         } catch (java.io.UncheckedIOException e) {
-            throw new UserError(e.getMessage());
+            throw new RunFailure(e.getMessage(), e);
+        } catch (OutOfMemoryError e) {
+            throw new RunFailure("cannot allocate " + qps + " x " + size + " bytes of registered memory on each side: " + e.getMessage());
         }
         if (json) out.println(ConfigFiles.toJson(r).replaceAll("\\s*\\n\\s*", " "));
         else table(out, o, r);
@@ -149,7 +179,7 @@ public final class PerfCommand implements Callable<Integer> {
 
     /** Serves one client; prints what it verified. Exit 1 on a mismatch. */
     private int serve(PerfOptions o, PrintWriter out) {
-        var report = PerfRun.serve(o, oobPort, () -> {
+        var report = PerfRun.serve(o, oobPort, timeout, () -> {
             spec.commandLine().getErr().println("softrnic perf: serving on " + link + ", out-of-band TCP port " + oobPort);
             spec.commandLine().getErr().flush();
         });
@@ -188,7 +218,7 @@ public final class PerfCommand implements Callable<Integer> {
                     l.p999Usec(), l.maxUsec());
             out.println(RULE);
         }
-        out.printf(" packets %s  dropped %s  retransmissions %d%s%n", count(r.packets()), count(r.dropped()), r.retransmissions(),
+        out.printf(" packets %s  dropped %s  retry episodes %d%s%n", count(r.packets()), count(r.dropped()), r.retryEpisodes(),
                 r.verified() == null ? "" : r.verified() ? "  verified: every byte matches" : "  verified: MISMATCH");
     }
 

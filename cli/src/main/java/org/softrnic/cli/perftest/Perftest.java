@@ -59,12 +59,17 @@ final class Perftest {
         void sync() throws IOException {
             wire.exchangeKey(mine.getFirst());
         }
+
+        /** A barrier the peer reaches once its run is over: bounded by --timeout only. */
+        void awaitPeer(int timeoutSeconds) throws IOException {
+            wire.exchangeKeyAfterRun(mine.getFirst(), timeoutSeconds);
+        }
     }
 
     int run(RdmaContext ctx) throws IOException {
         boolean client = o.client();
         if (!client) report.waiting();
-        try (PerftestWire wire = client ? connect() : new PerftestWire(ToolSockets.accept(o.port(), progress), false, progress)) {
+        try (PerftestWire wire = client ? connect() : new PerftestWire(ToolSockets.accept(o.port(), progress, o.timeout()), false, progress)) {
             if (!client) wire.exchangeVersion();
             wire.exchangeSysData();
             Mtu mine = o.mtu() != null ? o.mtu() : ctx.queryPort(1).activeMtu();
@@ -154,7 +159,7 @@ final class Perftest {
                 return checked.differed() == 0 ? 0 : 1;
             }
         } else {
-            ss.sync(); // the server is passive: it only moves its device meanwhile
+            ss.awaitPeer(o.timeout()); // the server is passive: it only moves its device meanwhile
             report.bwRow(exchangeResult(wire, new BwRun.Result(0, 0, 0, 0, 0)));
             if (o.test() == PerftestTest.ATOMIC_BW) report.line();
         }
@@ -189,7 +194,7 @@ final class Perftest {
                     ? run.client(ss.qps(), ss.sendCq(), ss.mr(), ss.peers(), size, o.iters())
                     : run.server(ss.qps(), ss.recvCq(), recvs, posted, size, o.iters());
             report.bwRow(r);
-            if (o.all()) ss.sync();
+            if (o.all()) ss.awaitPeer(o.timeout());
         }
         report.line();
         close(ss);
@@ -258,9 +263,9 @@ final class Perftest {
         return count;
     }
 
-    /** ctx_close_connection: one more handshake, then "done". */
-    private static void close(Session ss) throws IOException {
-        ss.sync();
+    /** ctx_close_connection: one more handshake (the peer may still be in its run), then "done". */
+    private void close(Session ss) throws IOException {
+        ss.awaitPeer(o.timeout());
         ss.wire().done();
     }
 

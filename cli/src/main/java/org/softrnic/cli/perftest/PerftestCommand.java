@@ -39,23 +39,23 @@ public final class PerftestCommand implements Callable<Integer> {
     int port;
 
 
-    @Option(names = {"-s", "--size"}, defaultValue = "-1", description = "message size (default 65536 for bw, 2 for lat; atomics: 8)")
-    int size;
+    @Option(names = {"-s", "--size"}, description = "message size (default 65536 for bw, 2 for lat; atomics: 8)")
+    Integer size;
 
-    @Option(names = {"-n", "--iters"}, defaultValue = "-1", description = "iterations (default 5000 for write_bw, 1000 for the others)")
-    int iters;
+    @Option(names = {"-n", "--iters"}, description = "iterations (default 5000 for write_bw, 1000 for the others)")
+    Integer iters;
 
     @Option(names = {"-x", "--gid-index"}, defaultValue = "1", description = "GID index (default ${DEFAULT-VALUE}: the IPv4-mapped one, as on rxe)")
     int gidIndex;
 
-    @Option(names = {"-m", "--mtu"}, defaultValue = "0", description = "path MTU: 256..4096 (default: the port's active MTU; the smaller side's wins)")
-    int mtu;
+    @Option(names = {"-m", "--mtu"}, description = "path MTU: 256, 512, 1024, 2048 or 4096 (default: the port's active MTU; the smaller side's wins)")
+    Integer mtu;
 
-    @Option(names = {"-t", "--tx-depth"}, defaultValue = "-1", description = "outstanding requests (default 128 for bw, 1 for lat)")
-    int txDepth;
+    @Option(names = {"-t", "--tx-depth"}, description = "outstanding requests (default 128 for bw, 1 for lat)")
+    Integer txDepth;
 
-    @Option(names = {"-Q", "--cq-mod"}, defaultValue = "-1", description = "bw: a completion every N requests (default 100; 1 above 8192 B)")
-    int cqMod;
+    @Option(names = {"-Q", "--cq-mod"}, description = "bw: a completion every N requests (default 100; 1 above 8192 B)")
+    Integer cqMod;
 
     @Option(names = {"-A", "--atomic_type"}, paramLabel = "TYPE", defaultValue = "FETCH_AND_ADD",
             description = "atomic_bw: FETCH_AND_ADD or CMP_AND_SWAP (default ${DEFAULT-VALUE})")
@@ -72,6 +72,12 @@ public final class PerftestCommand implements Callable<Integer> {
     int duration;
 
 
+    @Option(names = "--timeout", paramLabel = "S", defaultValue = "0",
+            description = "give up when no client came within S seconds (server), or the peer's run has not ended S seconds"
+                    + " after this side's (default 0: wait for ever, as perftest); every other step of the exchange waits"
+                    + " at most " + org.softrnic.cli.oob.ToolSockets.EXCHANGE_SECONDS + " s")
+    int timeout;
+
     @Option(names = "--verify", description = "softrnic's own, on both sides (not a perftest option): read_bw checks every READ's bytes,"
             + " one READ at a time; write_bw reads every WRITE back and checks it. Any difference: exit 1")
     boolean verify;
@@ -79,30 +85,38 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--wait", paramLabel = "S", defaultValue = "0", description = "client: keep trying to reach the server for S seconds")
     int waitSeconds;
 
+    /** A value the user gave must be positive; not giving it means the tool's default. */
+    public static void positive(String option, Integer value) {
+        if (value != null && value < 1) throw new UserError(option + " must be positive, not " + value);
+    }
+
     @Override
     public Integer call() throws Exception {
         PerftestTest t = PerftestTest.byName(test).orElseThrow(() -> new UserError("TEST must be one of "
                 + Arrays.stream(PerftestTest.values()).map(PerftestTest::toolName).collect(Collectors.joining(", ")) + ", not '" + test + "'"));
-        if (size == 0 || size < -1 || txDepth == 0 || txDepth < -1 || iters == 0 || iters < -1 || cqMod == 0 || cqMod < -1) {
-            throw new UserError("-s, -t, -n and -Q must be positive");
-        }
-        int s = size < 0 ? t.defaultSize() : size;
+        positive("-s", size);
+        positive("-t", txDepth);
+        positive("-n", iters);
+        positive("-Q", cqMod);
+        int s = size == null ? t.defaultSize() : size;
         if (s > PerftestOptions.MAX_SIZE) throw new UserError("-s must be at most " + PerftestOptions.MAX_SIZE);
         if (t.verb == PerftestTest.Verb.ATOMIC && (s != PerftestTest.ATOMIC_SIZE || all)) {
             throw new UserError("Message size cannot be changed for Atomic tests");
         }
-        int n = iters < 0 ? t.defaultIters : iters;
+        int n = iters == null ? t.defaultIters : iters;
         if (t.kind == PerftestTest.Kind.LAT && n < 5) throw new UserError("the latency tests need -n of at least 5");
         if (qps < 1 || qps > 16384) throw new UserError("-q must be 1..16384");
         if (qps > 1 && t.kind != PerftestTest.Kind.BW) throw new UserError("Multiple QPs only available on bw tests");
-        if (duration < 0) throw new UserError("-D must be positive");
+        if (spec.commandLine().getParseResult().hasMatchedOption("-D")) positive("-D", duration);
+        if (port < 1 || port > 65535) throw new UserError("-p must be 1..65535, not " + port);
+        if (timeout < 0) throw new UserError("--timeout must be 0 (none) or more seconds, not " + timeout);
         if (duration > 0 && all) throw new UserError("Duration mode currently doesn't support running on all sizes.");
         if (verify && (t.kind != PerftestTest.Kind.BW || (t.verb != PerftestTest.Verb.READ && t.verb != PerftestTest.Verb.WRITE))) {
             throw new UserError("--verify is for read_bw and write_bw");
         }
         if (verify && (all || duration > 0 || qps > 1)) throw new UserError("--verify runs one size on one QP by count: no -a, -D or -q");
         Mtu pathMtu = null;
-        if (mtu != 0) {
+        if (mtu != null) {
             try {
                 pathMtu = Mtu.ofBytes(mtu);
             } catch (IllegalArgumentException e) {
@@ -115,12 +129,12 @@ public final class PerftestCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("-A must be FETCH_AND_ADD or CMP_AND_SWAP, not '" + atomicType + "'");
         }
-        int depth = txDepth < 0 ? t.kind.defaultTxDepth : txDepth;
+        int depth = txDepth == null ? t.kind.defaultTxDepth : txDepth;
         if (duration == 0) depth = Math.min(depth, n); // by count, no more can be outstanding than will be sent
         // moderation is off for large messages, unless asked for or running every size
-        int mod = cqMod > 0 ? cqMod : s > PerftestOptions.CQ_MOD_LIMIT && !all ? 1 : PerftestOptions.DEFAULT_CQ_MOD;
+        int mod = cqMod != null ? cqMod : s > PerftestOptions.CQ_MOD_LIMIT && !all ? 1 : PerftestOptions.DEFAULT_CQ_MOD;
         PerftestOptions o = new PerftestOptions(t, server, port, s, n, gidIndex, depth, dev.deviceName(), waitSeconds, pathMtu, atomic,
-                Math.min(mod, depth), qps, all, duration, duration / 4, verify);
+                Math.min(mod, depth), qps, all, duration, duration / 4, verify, timeout);
         return dev.run("perftest", (ctx, progress) -> new Perftest(o.withDevice(ctx.device().name()), spec.commandLine().getOut(), progress).run(ctx));
     }
 }

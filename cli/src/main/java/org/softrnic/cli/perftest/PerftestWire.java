@@ -31,10 +31,19 @@ final class PerftestWire implements AutoCloseable {
             return out;
         }
 
-        static Key fromWire(byte[] msg) {
+        /** The peer's key message; anything else is the peer's fault, named with its bytes escaped. */
+        static Key fromWire(byte[] msg) throws java.net.ProtocolException {
             String text = new String(msg, StandardCharsets.US_ASCII).replace("\0", "");
+            try {
+                return parse(text);
+            } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+                throw new java.net.ProtocolException("the peer sent " + org.softrnic.cli.Printable.quote(text) + ", not a perftest key message");
+            }
+        }
+
+        private static Key parse(String text) {
             String[] f = text.split(":");
-            if (f.length < 23) throw new IllegalArgumentException("not a perftest key message: '" + text + "'");
+            if (f.length < 23) throw new IllegalArgumentException("not a perftest key message");
             byte[] gid = new byte[16];
             for (int i = 0; i < 16; i++) gid[i] = (byte) Integer.parseInt(f[6 + i], 16);
             return new Key(Integer.parseInt(f[0], 16), Integer.parseInt(f[1], 16), Integer.parseInt(f[2], 16),
@@ -61,12 +70,16 @@ final class PerftestWire implements AutoCloseable {
 
     /** One symmetric step: the client writes then reads, the server reads then writes. */
     byte[] exchange(byte[] mine) throws IOException {
+        return exchange(mine, ToolSockets.deadline(ToolSockets.exchangeSeconds()));
+    }
+
+    private byte[] exchange(byte[] mine, long endNanos) throws IOException {
         byte[] theirs = new byte[mine.length];
         if (client) {
             out.write(mine);
-            readFully(theirs);
+            ToolSockets.readFully(in, theirs, progress, endNanos);
         } else {
-            readFully(theirs);
+            ToolSockets.readFully(in, theirs, progress, endNanos);
             out.write(mine);
         }
         return theirs;
@@ -74,6 +87,11 @@ final class PerftestWire implements AutoCloseable {
 
     Key exchangeKey(Key mine) throws IOException {
         return Key.fromWire(exchange(mine.toWire()));
+    }
+
+    /** A barrier the peer reaches only after its run (a passive server waits through the client's test). */
+    Key exchangeKeyAfterRun(Key mine, int timeoutSeconds) throws IOException {
+        return Key.fromWire(exchange(mine.toWire(), ToolSockets.deadline(timeoutSeconds)));
     }
 
     /** "6.06" and 12 NULs each way; an older peer is refused, as the tools refuse one. */
@@ -85,9 +103,9 @@ final class PerftestWire implements AutoCloseable {
         try {
             version = Double.parseDouble(theirs);
         } catch (NumberFormatException e) {
-            throw new IOException("the peer's perftest version is '" + theirs + "'");
+            throw new IOException("the peer's perftest version is " + org.softrnic.cli.Printable.quote(theirs));
         }
-        if (version < 5.70) throw new IOException("the peer runs perftest " + theirs + "; 5.70 or later is needed");
+        if (version < 5.70) throw new IOException("the peer runs perftest " + org.softrnic.cli.Printable.quote(theirs) + "; 5.70 or later is needed");
     }
 
     /** Page size and L1 cache line size, each as a big-endian int: 4096 and 64. */
@@ -134,15 +152,11 @@ final class PerftestWire implements AutoCloseable {
         byte[] one = new byte[1];
         while (System.nanoTime() < end) {
             try {
-                ToolSockets.readFully(in, one, progress);
+                ToolSockets.readFully(in, one, progress, end);
             } catch (IOException e) {
                 return; // EOF or reset: the peer is gone
             }
         }
-    }
-
-    private void readFully(byte[] b) throws IOException {
-        ToolSockets.readFully(in, b, progress);
     }
 
     @Override

@@ -54,7 +54,7 @@ final class Pingpong {
      * @param srq   ibv_srq_pingpong: {@code numQp} RC QPs sharing one SRQ, 256 addresses exchanged each way
      */
     record Options(QpType type, boolean srq, int numQp, int port, int ibPort, int size, Mtu mtu, int rxDepth, int iters,
-                   int sl, boolean events, int gidIndex, String server, int waitSeconds, boolean verify) {}
+                   int sl, boolean events, int gidIndex, String server, int waitSeconds, boolean verify, int timeout) {}
 
     /** ibv_srq_pingpong always exchanges this many addresses, unused ones zero. */
     static final int SRQ_MAX_QP = 256;
@@ -167,7 +167,7 @@ final class Pingpong {
 
     /** The server: waits for one client, connects to its QP, then answers with its own address. */
     private PingpongDest[] serve(PingpongDest[] me, QueuePair[] qps, ProtectionDomain pd) throws IOException {
-        try (Socket s = ToolSockets.accept(o.port(), progress)) {
+        try (Socket s = ToolSockets.accept(o.port(), progress, o.timeout())) {
             s.setSoTimeout(TICK_MS);
             PingpongDest[] peer = new PingpongDest[me.length];
             for (int i = 0; i < me.length; i++) {
@@ -286,6 +286,7 @@ final class Pingpong {
         WorkCompletion[] wc = new WorkCompletion[o.srq() ? qps.length + o.rxDepth() : 2];
         for (int i = 0; i < wc.length; i++) wc[i] = new WorkCompletion();
         long start = System.nanoTime();
+        long quietSince = start;
         int rcnt = 0;
         int scnt = 0;
         while (rcnt < o.iters() || scnt < o.iters()) {
@@ -300,6 +301,12 @@ final class Pingpong {
             }
             do {
                 ne = cq.poll(wc, wc.length);
+                if (ne > 0) {
+                    quietSince = System.nanoTime();
+                } else if (o.timeout() > 0 && System.nanoTime() - quietSince > o.timeout() * 1_000_000_000L) {
+                    System.err.println("softrnic pingpong: no completion for " + o.timeout() + " s (--timeout): the peer is gone");
+                    return 1;
+                }
             } while (channel == null && ne < 1);
             for (int i = 0; i < ne; i++) {
                 if (wc[i].status != WcStatus.SUCCESS) {

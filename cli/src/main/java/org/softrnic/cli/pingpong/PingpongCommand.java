@@ -39,8 +39,8 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = {"-i", "--ib-port"}, defaultValue = "1", description = "port of the device (default ${DEFAULT-VALUE})")
     int ibPort;
 
-    @Option(names = {"-s", "--size"}, defaultValue = "-1", description = "size of message to exchange (default 4096; ud: 2048)")
-    int size;
+    @Option(names = {"-s", "--size"}, description = "size of message to exchange (default 4096; ud: 2048)")
+    Integer size;
 
     @Option(names = {"-m", "--mtu"}, defaultValue = "1024", description = "path MTU (default ${DEFAULT-VALUE})")
     int mtu;
@@ -69,6 +69,12 @@ public final class PingpongCommand implements Callable<Integer> {
             description = "client: keep trying to reach the server for S seconds (the tools try once)")
     int waitSeconds;
 
+    @Option(names = "--timeout", paramLabel = "S", defaultValue = "0",
+            description = "give up when no client came within S seconds (server), or no completion came for S seconds"
+                    + " (default 0: wait for ever, as the tools); each step of the address exchange waits at most "
+                    + org.softrnic.cli.oob.ToolSockets.EXCHANGE_SECONDS + " s")
+    int timeout;
+
     @Option(names = "--verify", description = "softrnic on both sides: every message carries a pattern of its number, and"
             + " each side checks every byte it receives (a mismatch exits 1); not with srq")
     boolean verify;
@@ -82,8 +88,11 @@ public final class PingpongCommand implements Callable<Integer> {
             case "srq" -> QpType.RC;
             default -> throw new UserError("TYPE must be rc, uc, ud or srq, not '" + type + "'");
         };
-        if (size == -1) size = qpType == QpType.UD ? 2048 : 4096;
-        if (size < 1 || rxDepth < 2 || iters < 1) throw new UserError("-s, -r (at least 2) and -n must be positive");
+        org.softrnic.cli.perftest.PerftestCommand.positive("-s", size);
+        int bytes = size != null ? size : qpType == QpType.UD ? 2048 : 4096;
+        if (rxDepth < 2) throw new UserError("-r must be at least 2, not " + rxDepth);
+        if (iters < 1) throw new UserError("-n must be positive, not " + iters);
+        if (port < 1 || port > 65535) throw new UserError("-p must be 1..65535, not " + port);
         Mtu pathMtu;
         try {
             pathMtu = Mtu.ofBytes(mtu);
@@ -93,7 +102,9 @@ public final class PingpongCommand implements Callable<Integer> {
         boolean srq = type.equalsIgnoreCase("srq");
         if (srq && verify) throw new UserError("--verify checks one QP's messages in order; srq spreads them over " + numQp);
         if (srq && (numQp < 1 || numQp > Pingpong.SRQ_MAX_QP)) throw new UserError("-q must be 1.." + Pingpong.SRQ_MAX_QP);
-        Pingpong.Options o = new Pingpong.Options(qpType, srq, numQp, port, ibPort, size, pathMtu, rxDepth, iters, sl, events, gidIndex, server, waitSeconds, verify);
+        if (timeout < 0) throw new UserError("--timeout must be 0 (none) or more seconds, not " + timeout);
+        Pingpong.Options o = new Pingpong.Options(qpType, srq, numQp, port, ibPort, bytes, pathMtu, rxDepth, iters, sl, events, gidIndex,
+                server, waitSeconds, verify, timeout);
         return dev.run("pingpong", (ctx, progress) -> new Pingpong(o, spec.commandLine().getOut(), progress).run(ctx));
     }
 

@@ -22,17 +22,19 @@ record PingpongDest(int lid, int qpn, int psn, Gid gid) {
         return out;
     }
 
-    static PingpongDest fromWire(byte[] msg) {
+    /** The peer's address message; anything else is the peer's fault, named with its bytes escaped. */
+    static PingpongDest fromWire(byte[] msg) throws java.net.ProtocolException {
         int end = 0;
         while (end < msg.length && msg[end] != 0) end++;
         String text = new String(msg, 0, end, StandardCharsets.US_ASCII);
         String[] f = text.split(":");
-        if (f.length != 4 || f[3].length() != 32) throw new IllegalArgumentException("not a pingpong address: '" + text + "'");
         try {
+            if (f.length != 4 || f[3].length() != 32) throw new IllegalArgumentException("not four fields");
             return new PingpongDest(Integer.parseInt(f[0], 16), Integer.parseInt(f[1], 16), Integer.parseInt(f[2], 16),
                     Gid.of(HexFormat.of().parseHex(f[3])));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("not a pingpong address: '" + text + "'", e);
+            throw new java.net.ProtocolException("the peer sent " + org.softrnic.cli.Printable.quote(text)
+                    + ", not a pingpong address (LID:QPN:PSN:GID)");
         }
     }
 

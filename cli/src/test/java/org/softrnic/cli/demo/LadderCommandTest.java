@@ -36,9 +36,9 @@ class LadderCommandTest {
     }
 
     @Test
-    void aMissingFileIsOneLineAndExitTwo() {
+    void aMissingFileIsOneLineAndExitOne() {
         StringWriter err = new StringWriter();
-        assertEquals(Main.EXIT_USAGE, Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "ladder", "no/such.pcap"));
+        assertEquals(Main.EXIT_FAILURE, Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "ladder", "no/such.pcap"));
         assertTrue(err.toString().contains("no/such.pcap: no such file"), err.toString());
         assertEquals(1, err.toString().lines().count());
     }

@@ -70,11 +70,17 @@ public record LinkSpec(String text, Kind kind, InetAddress address, int port, in
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--link " + spec + ": the port must be 0..65535 (0: the kernel picks one)");
         }
+        InetAddress address;
         try {
-            return new LinkSpec(spec, Kind.UDP, InetAddress.ofLiteral(host), port);
+            address = InetAddress.ofLiteral(host);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--link " + spec + ": '" + host + "' is not an IP address");
         }
+        // the address is the device's GID, which peers send to: a wildcard is no address of a device
+        if (address.isAnyLocalAddress()) {
+            throw new IllegalArgumentException("--link " + spec + ": " + host + " is not a device address; name the address peers reach");
+        }
+        return new LinkSpec(spec, Kind.UDP, address, port);
     }
 
     private static LinkSpec frames(String spec) {

@@ -44,10 +44,65 @@ final class Oob implements AutoCloseable {
         out.flush();
     }
 
+    /**
+     * The next message, which must be a {@code type} with its fields; anything else (not JSON, another shape,
+     * null, missing fields) is the peer's fault, said without echoing its bytes.
+     */
     <T> T receive(Class<T> type) throws IOException {
-        String line = in.readLine();
-        if (line == null) throw new IOException("the peer closed the out-of-band connection");
-        return JSON.readValue(line, type);
+        String line = readLine();
+        if (line == null) throw new IOException(peer() + " closed the out-of-band connection");
+        T value;
+        try {
+            value = JSON.readValue(line, type);
+        } catch (RuntimeException e) {
+            value = null; // Jackson's message quotes the peer's bytes
+        }
+        if (value == null || !complete(value)) {
+            throw new java.net.ProtocolException(peer() + " sent " + line.length() + " bytes that are not a perf "
+                    + type.getSimpleName().toLowerCase(java.util.Locale.ROOT) + " message");
+        }
+        return value;
+    }
+
+    /** A message is far smaller than this; a peer that sends more without a newline is not a perf peer. */
+    static final int MAX_LINE = 64 * 1024;
+
+    /** One line, at most {@link #MAX_LINE} characters; null at the end of the stream. */
+    private String readLine() throws IOException {
+        StringBuilder sb = new StringBuilder();
+        try {
+            for (int c; (c = in.read()) != '\n'; ) {
+                if (c < 0) return sb.isEmpty() ? null : sb.toString();
+                if (sb.length() >= MAX_LINE) throw new java.net.ProtocolException(peer() + " sent a line of over " + MAX_LINE + " bytes");
+                sb.append((char) c);
+            }
+        } catch (java.net.SocketTimeoutException e) {
+            throw new IOException(peer() + " said nothing for " + socket.getSoTimeout() / 1000 + " s", e);
+        }
+        return sb.toString();
+    }
+
+    /** The fields each message cannot do without. */
+    private static boolean complete(Object m) {
+        return switch (m) {
+            case Hello h -> h.op() != null && complete(h.endpoint());
+            case Welcome w -> w.error() != null || complete(w.endpoint());
+            case Report r -> r.counters() != null;
+            case Done d -> true;
+            default -> false;
+        };
+    }
+
+    private static boolean complete(PerfEndpoint e) {
+        return e != null && e.gid() != null && e.qpns() != null && e.addrs() != null && e.rkeys() != null
+                && e.qpns().size() == e.addrs().size() && e.qpns().size() == e.rkeys().size()
+                && e.qpns().stream().allMatch(java.util.Objects::nonNull) && e.addrs().stream().allMatch(java.util.Objects::nonNull)
+                && e.rkeys().stream().allMatch(java.util.Objects::nonNull);
+    }
+
+    /** The other end, as messages name it. */
+    String peer() {
+        return "the peer " + socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
     }
 
     @Override

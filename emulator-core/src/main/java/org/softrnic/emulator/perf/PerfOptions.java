@@ -21,6 +21,9 @@ public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, 
         this(op, link, size, iters, qps, mtu, loss, seed, verify, txDepth, progress, null);
     }
 
+    /** The soft RNIC's max_cqe: each side's one CQ must hold a completion for every request outstanding. */
+    public static final int MAX_CQE = 32768;
+
     public PerfOptions {
         if (progress == null) progress = "inline";
         if (!progress.equals("inline") && !progress.equals("thread")) {
@@ -32,7 +35,11 @@ public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, 
         if (iters < 1) throw new IllegalArgumentException("--iters must be at least 1, not " + iters);
         if (qps < 1 || qps > 4096) throw new IllegalArgumentException("--qps must be 1..4096, not " + qps);
         if (!(loss >= 0 && loss < 1)) throw new IllegalArgumentException("--loss must lie in [0, 1), not " + loss);
-        if (txDepth < 1 || txDepth > 1024) throw new IllegalArgumentException("tx depth must be 1..1024");
+        if (txDepth < 1 || txDepth > 1024) throw new IllegalArgumentException("--tx-depth must be 1..1024, not " + txDepth);
+        if ((long) qps * txDepth > MAX_CQE) {
+            throw new IllegalArgumentException("--qps x --tx-depth must be at most " + MAX_CQE + " (one CQ holds every completion), not "
+                    + qps + " x " + txDepth);
+        }
         if (op == PerfOp.SEND && size > 0 && size > Integer.MAX_VALUE / 2) throw new IllegalArgumentException("--size too large");
     }
 }

@@ -89,12 +89,31 @@ public final class PerfRun {
      * same address, serves one client with the run it asks for, and returns what it verified.
      */
     public static PerfServerReport serve(PerfOptions o, int oobPort, Runnable onListening) {
+        return serve(o, oobPort, 0, onListening);
+    }
+
+    /**
+     * As {@link #serve(PerfOptions, int, Runnable)}; {@code timeoutSeconds} (0: none) bounds the wait for a
+     * client, and, once one came, every wait for its next message but the one that lasts the run.
+     */
+    public static PerfServerReport serve(PerfOptions o, int oobPort, int timeoutSeconds, Runnable onListening) {
         LinkSpec link = udpLink(o.link(), "--server");
-        try (ServerSocket listener = new ServerSocket()) {
+        // the device is bound first: "serving" is said only once both the link and the TCP port are ours
+        try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.seed(), o.progress(), o.trace());
+             var ctx = new Closing(dev);
+             ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(link.address(), oobPort));
+            listener.setSoTimeout(timeoutSeconds * 1000);
             onListening.run();
-            try (Socket s = listener.accept(); Oob oob = new Oob(s)) {
+            Socket accepted;
+            try {
+                accepted = listener.accept();
+            } catch (java.net.SocketTimeoutException e) {
+                throw new IOException("no client came within " + timeoutSeconds + " s");
+            }
+            try (Socket s = accepted; Oob oob = new Oob(s)) {
+                s.setSoTimeout(exchangeTimeoutMs());
                 Oob.Hello hello = oob.receive(Oob.Hello.class);
                 PerfOptions run;
                 try {
@@ -103,25 +122,36 @@ public final class PerfRun {
                             Mtu.ofBytes(hello.mtu()), 0, hello.seed(), hello.verify(), hello.txDepth(), o.progress());
                 } catch (IllegalArgumentException | NullPointerException e) {
                     oob.send(new Oob.Welcome(null, "bad request: " + e.getMessage()));
-                    throw new IllegalArgumentException("perf server: the client asked for a bad run: " + e.getMessage(), e);
+                    throw new java.net.ProtocolException(oob.peer() + " asked for a run this server refuses: " + e.getMessage());
                 }
-                try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.seed(), o.progress(), o.trace());
-                     var ctx = new Closing(dev)) {
-                    try (PerfSide side = new PerfSide(ctx.context, run, run.op() == PerfOp.READ)) {
+                try (PerfSide side = new PerfSide(ctx.context, run, run.op() == PerfOp.READ)) {
+                    try {
                         side.connect(hello.endpoint());
-                        side.pumpReceives();
-                        oob.send(new Oob.Welcome(side.endpoint(), null));
-                        Oob.Done done = awaitDone(oob, side, dev);
-                        Boolean verified = run.verify() && run.op() != PerfOp.READ && done.completed() == (long) run.iters() * run.qps()
-                                ? side.verifyTargets() : null;
-                        oob.send(new Oob.Report(verified, dev.counters()));
-                        return new PerfServerReport(run, s.getInetAddress().getHostAddress(), done.completed(), verified, dev.counters());
+                    } catch (RuntimeException e) {
+                        oob.send(new Oob.Welcome(null, "bad endpoint: " + e.getMessage()));
+                        throw new java.net.ProtocolException(oob.peer() + " sent an endpoint this side cannot connect to: " + e.getMessage());
                     }
+                    side.pumpReceives();
+                    oob.send(new Oob.Welcome(side.endpoint(), null));
+                    s.setSoTimeout(0); // the client's Done comes after its whole run
+                    Oob.Done done = awaitDone(oob, side, dev);
+                    Boolean verified = run.verify() && run.op() != PerfOp.READ && done.completed() == (long) run.iters() * run.qps()
+                            ? side.verifyTargets() : null;
+                    oob.send(new Oob.Report(verified, dev.counters()));
+                    return new PerfServerReport(run, s.getInetAddress().getHostAddress(), done.completed(), verified, dev.counters());
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("perf server: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * How long one side waits for the other's next message of the exchange (not for the run itself): 15 s, or
+     * -Dsoftrnic.exchange_seconds.
+     */
+    static int exchangeTimeoutMs() {
+        return Integer.getInteger("softrnic.exchange_seconds", 15) * 1000;
     }
 
     /**
@@ -171,13 +201,17 @@ public final class PerfRun {
              PerfSide side = new PerfSide(ctx.context, o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
              Socket s = new Socket()) {
             s.connect(new InetSocketAddress(server, oobPort), 10_000);
-            s.setSoTimeout(60_000); // a wedged server must not hang the client for ever
+            s.setSoTimeout(exchangeTimeoutMs()); // a wedged server must not hang the client for ever
             try (Oob oob = new Oob(s)) {
                 oob.send(new Oob.Hello(o.op(), o.size(), o.iters(), o.qps(), o.mtu().bytes, o.txDepth(), o.seed(), o.verify(),
                         side.endpoint()));
                 Oob.Welcome w = oob.receive(Oob.Welcome.class);
-                if (w.error() != null) throw new IllegalStateException("perf server: " + w.error());
-                side.connect(w.endpoint());
+                if (w.error() != null) throw new IOException("the server refused the run: " + w.error());
+                try {
+                    side.connect(w.endpoint());
+                } catch (RuntimeException e) {
+                    throw new java.net.ProtocolException(oob.peer() + " sent an endpoint this side cannot connect to: " + e.getMessage());
+                }
                 PerfClient.Outcome out = PerfClient.run(side, w.endpoint(), () -> { }, false, progress);
                 oob.send(new Oob.Done(out.done()));
                 Oob.Report report = oob.receive(Oob.Report.class);

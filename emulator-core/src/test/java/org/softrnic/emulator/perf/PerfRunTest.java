@@ -22,7 +22,7 @@ class PerfRunTest {
             assertEquals(400, r.iterations());
             assertEquals(Boolean.TRUE, r.verified(), op + " verified");
             assertTrue(r.bwAverageMBps() > 0 && r.msgRateMpps() > 0);
-            assertEquals(0, r.retransmissions());
+            assertEquals(0, r.retryEpisodes());
         }
     }
 
@@ -32,7 +32,7 @@ class PerfRunTest {
         PerfResult b = PerfRun.run(opts(PerfOp.WRITE, 3000, 0.05, 7));
         assertNull(a.error());
         assertEquals(Boolean.TRUE, a.verified());
-        assertTrue(a.dropped() > 0 && a.retransmissions() > 0, "5 % loss made the link drop and the QPs retry");
+        assertTrue(a.dropped() > 0 && a.retryEpisodes() > 0, "5 % loss made the link drop and the QPs retry");
         assertEquals(a.packets(), b.packets(), "the seed replays the run packet for packet");
         assertEquals(a.dropped(), b.dropped());
         assertTrue(PerfRun.run(opts(PerfOp.WRITE, 3000, 0.05, 8)).packets() != a.packets(), "another seed, another run");

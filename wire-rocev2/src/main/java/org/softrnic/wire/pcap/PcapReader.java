@@ -22,11 +22,29 @@ public final class PcapReader {
 
     private PcapReader() {}
 
+    /**
+     * A capture's complete records, and, when its last record is cut short (a capture ended mid-write),
+     * what was cut; Wireshark too shows the complete records of such a file.
+     */
+    public record Capture(List<CapturedFrame> frames, String cutShort) {}
+
+    /** Every record; a capture whose last record is cut short is an error. */
     public static List<CapturedFrame> read(Path file) throws IOException {
         return read(Files.readAllBytes(file), file.toString());
     }
 
     public static List<CapturedFrame> read(byte[] bytes, String name) throws PcapFormatException {
+        Capture c = readCapture(bytes, name);
+        if (c.cutShort() != null) throw new PcapFormatException(name + ": " + c.cutShort());
+        return c.frames();
+    }
+
+    /** Every complete record, and what was cut short at the end, if anything. */
+    public static Capture readCapture(Path file) throws IOException {
+        return readCapture(Files.readAllBytes(file), file.toString());
+    }
+
+    public static Capture readCapture(byte[] bytes, String name) throws PcapFormatException {
         if (bytes.length < 4) throw new PcapFormatException(name + ": too short to be a capture file");
         ByteBuffer bb = ByteBuffer.wrap(bytes);
         int magicBe = bb.order(ByteOrder.BIG_ENDIAN).getInt(0);
@@ -41,37 +59,36 @@ public final class PcapReader {
         throw new PcapFormatException(name + ": not a pcap or pcapng file (magic 0x%08x)".formatted(magicBe));
     }
 
-    private static List<CapturedFrame> readClassic(ByteBuffer bb, boolean nanos, String name) throws PcapFormatException {
+    private static Capture readClassic(ByteBuffer bb, boolean nanos, String name) throws PcapFormatException {
         if (bb.capacity() < 24) throw new PcapFormatException(name + ": pcap header cut short");
         int linkType = bb.getInt(20) & 0x0fffffff; // upper bits may carry FCS flags
         List<CapturedFrame> frames = new ArrayList<>();
         int p = 24;
         while (p < bb.capacity()) {
-            if (p + 16 > bb.capacity()) throw new PcapFormatException(name + ": record header cut short at byte " + p);
+            if (p + 16 > bb.capacity()) return new Capture(frames, "record " + (frames.size() + 1) + " cut short in its header");
             long sec = Integer.toUnsignedLong(bb.getInt(p));
             long frac = Integer.toUnsignedLong(bb.getInt(p + 4));
             int caplen = bb.getInt(p + 8);
             int origlen = bb.getInt(p + 12);
-            if (caplen < 0 || p + 16 + (long) caplen > bb.capacity()) {
-                throw new PcapFormatException(name + ": record " + (frames.size() + 1) + " cut short");
-            }
+            if (caplen < 0) throw new PcapFormatException(name + ": record " + (frames.size() + 1) + " has a negative length");
+            if (p + 16 + (long) caplen > bb.capacity()) return new Capture(frames, "record " + (frames.size() + 1) + " cut short");
             byte[] data = new byte[caplen];
             bb.get(p + 16, data);
             frames.add(new CapturedFrame(frames.size() + 1, sec * 1_000_000_000L + (nanos ? frac : frac * 1000),
                     linkType, data, origlen));
             p += 16 + caplen;
         }
-        return frames;
+        return new Capture(frames, null);
     }
 
     private record Interface(int linkType, int snapLen, long unitsPerSecond) {}
 
-    private static List<CapturedFrame> readPcapng(ByteBuffer bb, String name) throws PcapFormatException {
+    private static Capture readPcapng(ByteBuffer bb, String name) throws PcapFormatException {
         List<CapturedFrame> frames = new ArrayList<>();
         List<Interface> interfaces = new ArrayList<>();
         int p = 0;
         while (p < bb.capacity()) {
-            if (p + 12 > bb.capacity()) throw new PcapFormatException(name + ": pcapng block cut short at byte " + p);
+            if (p + 12 > bb.capacity()) return new Capture(frames, "pcapng block at byte " + p + " cut short");
             if (bb.getInt(p) == PCAPNG_SHB) { // a palindrome: the same in either byte order
                 int bom = bb.order(ByteOrder.BIG_ENDIAN).getInt(p + 8);
                 if (bom == PCAPNG_BYTE_ORDER_MAGIC) bb.order(ByteOrder.BIG_ENDIAN);
@@ -81,9 +98,10 @@ public final class PcapReader {
             }
             int type = bb.getInt(p);
             int total = bb.getInt(p + 4);
-            if (total < 12 || (total & 3) != 0 || p + (long) total > bb.capacity()) {
+            if (total < 12 || (total & 3) != 0) {
                 throw new PcapFormatException(name + ": pcapng block at byte " + p + " has bad length " + total);
             }
+            if (p + (long) total > bb.capacity()) return new Capture(frames, "pcapng block at byte " + p + " cut short");
             int body = p + 8;
             int bodyEnd = p + total - 4;
             switch (type) {
@@ -113,7 +131,7 @@ public final class PcapReader {
             }
             p += total;
         }
-        return frames;
+        return new Capture(frames, null);
     }
 
     private static CapturedFrame frame(int number, Interface itf, long ts, ByteBuffer bb, int off, int len, int orig) {

@@ -1,0 +1,150 @@
+package org.softrnic.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The one exit-code rule, as `softrnic --help` writes it: 2 for what the command line itself makes invalid, 1
+ * for every failure at run time (a peer, a file, the environment), 0 for success. Every command's failure
+ * classes, run as a user runs them: the exit code, and one line on stderr whose start is checked.
+ */
+class ExitCodeRuleTest {
+    static final Path SAMPLE = Path.of("..", "samples", "rc_pingpong.pcap");
+
+    record Case(String name, int exit, String firstLine, String... args) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static int freePort() throws java.io.IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort(); // free once closed: nothing listens there
+        }
+    }
+
+    static List<Case> cases() throws Exception {
+        int nobody = freePort();
+        List<Case> c = new ArrayList<>();
+        // decode
+        c.add(new Case("decode: a bad option value", 2, "softrnic decode: --udp-port must be", "decode", "--udp-port", "0", SAMPLE.toString()));
+        c.add(new Case("decode: no such file", 1, "softrnic decode: /no/such.pcap: no such file", "decode", "/no/such.pcap"));
+        c.add(new Case("decode: a directory", 1, "softrnic decode: .: is a directory", "decode", "."));
+        c.add(new Case("decode: success", 0, null, "decode", SAMPLE.toString()));
+        // ladder
+        c.add(new Case("ladder: no file named", 2, "softrnic ladder: Missing required parameter", "ladder"));
+        c.add(new Case("ladder: no such file", 1, "softrnic ladder: /no/such.pcap: no such file", "ladder", "/no/such.pcap"));
+        c.add(new Case("ladder: success", 0, null, "ladder", "--no-color", SAMPLE.toString()));
+        // demo
+        c.add(new Case("demo: --size 0", 2, "softrnic demo: --size must be 1..16777216, not 0", "demo", "write", "--size", "0"));
+        c.add(new Case("demo: --drop 0", 2, "softrnic demo: --drop must be positive, not 0", "demo", "loss", "--drop", "0"));
+        c.add(new Case("demo: a UD message over the MTU", 2, "softrnic demo: --size 2000: a UD message must fit one MTU",
+                "demo", "ud", "--mtu", "256", "--size", "2000"));
+        c.add(new Case("demo: an unwritable capture", 1, "softrnic demo: /no/such/dir/x.pcap", "demo", "write", "--no-color", "--pcap",
+                "/no/such/dir/x.pcap"));
+        c.add(new Case("demo: success", 0, null, "demo", "write", "--no-color"));
+        // explain
+        c.add(new Case("explain: nothing known", 2, "softrnic explain: nothing known as", "explain", "no-such-topic"));
+        c.add(new Case("explain: success", 0, null, "explain", "rnr"));
+        // perf
+        c.add(new Case("perf: qps x depth over one CQ", 2, "softrnic perf: --qps x --tx-depth must be at most 32768", "perf", "write",
+                "--qps", "257"));
+        c.add(new Case("perf: no OP", 2, "softrnic perf: OP is required", "perf"));
+        c.add(new Case("perf: no server there", 1, "softrnic perf: perf client:", "perf", "write", "--link", "udp:127.0.0.1:" + nobody,
+                "--connect", "127.0.0.1", "--oob-port", "" + nobody));
+        c.add(new Case("perf: a server no client reaches", 1, "softrnic perf: perf server: no client came within 1 s", "perf",
+                "--server", "--link", "udp:127.0.0.1:" + freePort(), "--oob-port", "" + freePort(), "--timeout", "1"));
+        c.add(new Case("perf: success", 0, null, "perf", "write", "--iters", "20", "--size", "4096"));
+        // pingpong
+        c.add(new Case("pingpong: -s -1", 2, "softrnic pingpong: -s must be positive, not -1", "pingpong", "rc", "-s", "-1"));
+        c.add(new Case("pingpong: -p 70000", 2, "softrnic pingpong: -p must be 1..65535, not 70000", "pingpong", "rc", "-p", "70000"));
+        c.add(new Case("pingpong: udp:0.0.0.0", 2, "softrnic pingpong: --link udp:0.0.0.0: 0.0.0.0 is not a device address", "pingpong",
+                "rc", "--link", "udp:0.0.0.0"));
+        c.add(new Case("pingpong: no server there", 1, "softrnic pingpong: Couldn't connect to 127.0.0.1:" + nobody, "pingpong", "rc",
+                "--link", "udp:127.0.0.1:" + nobody, "-p", "" + nobody, "127.0.0.1"));
+        c.add(new Case("pingpong: a server no client reaches", 1, "softrnic pingpong: no client came within 1 s", "pingpong", "rc",
+                "--link", "udp:127.0.0.1:" + freePort(), "-p", "" + freePort(), "--timeout", "1"));
+        // perftest
+        c.add(new Case("perftest: -n -1", 2, "softrnic perftest: -n must be positive, not -1", "perftest", "write_bw", "-n", "-1"));
+        c.add(new Case("perftest: -p 70000", 2, "softrnic perftest: -p must be 1..65535, not 70000", "perftest", "write_bw", "-p", "70000"));
+        c.add(new Case("perftest: no server there", 1, "softrnic perftest: Couldn't connect to 127.0.0.1:" + nobody, "perftest",
+                "write_bw", "--link", "udp:127.0.0.1:" + nobody, "-p", "" + nobody, "127.0.0.1"));
+        // check
+        c.add(new Case("check: no such scenario", 2, "softrnic check: no scenario nosuch", "check", "nosuch"));
+        return c;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void eachFailureClassHasItsExitCode(Case c) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int rc = Main.execute(new PrintWriter(out), new PrintWriter(err), c.args());
+        // the line that says why: the last (a server says first where it serves)
+        String why = err.toString().lines().reduce((a, b) -> b).orElse("");
+        assertEquals(c.exit(), rc, c + ":\n" + err);
+        if (c.firstLine() != null) assertTrue(why.startsWith(c.firstLine()), c + ": the line is\n" + why);
+        if (rc != 0) {
+            assertFalse(err.toString().contains("\tat "), c + ": a stack trace:\n" + err);
+            long said = err.toString().lines().filter(l -> l.startsWith("softrnic ") && !l.contains(": serving on ")).count();
+            assertTrue(said <= 1, c + ": more than one error line:\n" + err);
+        }
+    }
+
+    @Test
+    void theRuleIsInTheHelp() {
+        StringWriter out = new StringWriter();
+        assertEquals(0, Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "--help"));
+        String help = out.toString();
+        assertTrue(help.contains("Exit status"), help);
+        assertTrue(help.matches("(?s).*\\n +1 +a failure at run time.*"), help);
+        assertTrue(help.matches("(?s).*\\n +2 +an invalid command line.*"), help);
+    }
+
+    /** Output that cannot be written (a full disk) is a run-time failure, not a silent success. */
+    @Test
+    void outputThatCannotBeWrittenExitsOne() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(full), "no /dev/full here");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), "org.softrnic.cli.Main", "decode", SAMPLE.toString())
+                .redirectOutput(full.toFile()).start();
+        String err = new String(p.getErrorStream().readAllBytes());
+        assertEquals(1, p.waitFor(), err);
+        assertTrue(err.startsWith("softrnic: cannot write output: No space left on device"), err);
+    }
+
+    /** A capture cut short in its last record: every complete record is shown, and a warning says what was cut. */
+    @Test
+    void aCaptureCutShortShowsItsCompleteRecords(@TempDir Path dir) throws Exception {
+        byte[] whole = Files.readAllBytes(SAMPLE);
+        Path cut = dir.resolve("cut.pcap");
+        Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 7));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(0, Main.execute(new PrintWriter(out), new PrintWriter(err), "decode", "--json", cut.toString()), err.toString());
+        StringWriter wholeOut = new StringWriter();
+        Main.execute(new PrintWriter(wholeOut), new PrintWriter(new StringWriter()), "decode", "--json", SAMPLE.toString());
+        assertEquals(wholeOut.toString().lines().count() - 1, out.toString().lines().count(), "every record but the last");
+        assertTrue(err.toString().contains("cut short; the "), err.toString());
+        assertEquals(1, Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), "decode", "--strict",
+                cut.toString()), "--strict fails on a cut-short capture");
+        StringWriter ladder = new StringWriter();
+        assertEquals(0, Main.execute(new PrintWriter(ladder), new PrintWriter(new StringWriter()), "ladder", "--no-color", cut.toString()));
+        assertTrue(ladder.toString().contains("PSN"), ladder.toString());
+    }
+}

@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic demo --list", "  softrnic demo write", "  softrnic explain rnr",
                 "  softrnic ladder samples/netns_minipeer.pcap", "  softrnic decode samples/netns_minipeer.pcap",
-                "  softrnic decode --json --explain capture.pcap",
+                "  softrnic decode --explain capture.pcap",
+                "  softrnic decode --json capture.pcap",
                 "  softrnic perf write --size 65536 --verify",
                 "  softrnic devices",
                 "  source <(softrnic generate-completion)"})
@@ -44,15 +45,28 @@ public final class Main implements Runnable {
         int rc = execute(out, err, args);
         out.flush();
         if (out.checkError() && rc == 0) {
-            err.println("softrnic: cannot write output: " + stdout.failure());
+            // a reader that went away (| head) needs no word; a full disk does
+            if (!"Broken pipe".equals(stdout.failure())) err.println("softrnic: cannot write output: " + stdout.failure());
             rc = EXIT_FAILURE;
         }
         System.exit(rc);
     }
 
+    /**
+     * Colour is refused when NO_COLOR is set to a non-empty value (no-color.org: an empty one does not count) or
+     * the terminal is dumb.
+     */
+    public static boolean colorRefused(java.util.Map<String, String> env) {
+        String noColor = env.get("NO_COLOR");
+        return (noColor != null && !noColor.isEmpty()) || "dumb".equals(env.get("TERM"));
+    }
+
     /** Runs the command line with the given streams and returns the exit code. */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cmd = new CommandLine(new Main());
+        if (colorRefused(System.getenv()) || java.util.Arrays.asList(args).contains("--no-color")) {
+            cmd.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+        }
         cmd.setOut(out);
         cmd.setErr(err);
         cmd.setParameterExceptionHandler((ex, a) -> {
@@ -72,7 +86,7 @@ public final class Main implements Runnable {
                     || ex instanceof java.io.UncheckedIOException) {
                 // a verb refused (a real device's errno, or the soft RNIC's), a peer, a file: the tools print one
                 // line ("Couldn't connect to ...") and exit 1
-                err.println(c.getCommandSpec().qualifiedName() + ": " + Printable.of(ex.getMessage()));
+                err.println(c.getCommandSpec().qualifiedName() + ": " + Printable.of(OutputFiles.describe(ex)));
                 err.flush();
                 return EXIT_FAILURE;
             }

@@ -45,6 +45,8 @@ class ExitCodeRuleTest {
         c.add(new Case("decode: no such file", 1, "softrnic decode: /no/such.pcap: no such file", "decode", "/no/such.pcap"));
         c.add(new Case("decode: a directory", 1, "softrnic decode: .: is a directory", "decode", "."));
         c.add(new Case("decode: success", 0, null, "decode", SAMPLE.toString()));
+        c.add(new Case("decode: --json with --explain", 2, "softrnic decode: --explain annotates the text output", "decode", "--json",
+                "--explain", SAMPLE.toString()));
         // ladder
         c.add(new Case("ladder: no file named", 2, "softrnic ladder: Missing required parameter", "ladder"));
         c.add(new Case("ladder: no such file", 1, "softrnic ladder: /no/such.pcap: no such file", "ladder", "/no/such.pcap"));
@@ -54,7 +56,7 @@ class ExitCodeRuleTest {
         c.add(new Case("demo: --drop 0", 2, "softrnic demo: --drop must be positive, not 0", "demo", "loss", "--drop", "0"));
         c.add(new Case("demo: a UD message over the MTU", 2, "softrnic demo: --size 2000: a UD message must fit one MTU",
                 "demo", "ud", "--mtu", "256", "--size", "2000"));
-        c.add(new Case("demo: an unwritable capture", 1, "softrnic demo: /no/such/dir/x.pcap", "demo", "write", "--no-color", "--pcap",
+        c.add(new Case("demo: an unwritable capture", 1, "softrnic demo: --pcap /no/such/dir/x.pcap: no such directory", "demo", "write", "--no-color", "--pcap",
                 "/no/such/dir/x.pcap"));
         c.add(new Case("demo: success", 0, null, "demo", "write", "--no-color"));
         // explain
@@ -64,6 +66,10 @@ class ExitCodeRuleTest {
         c.add(new Case("perf: qps x depth over one CQ", 2, "softrnic perf: --qps x --tx-depth must be at most 32768", "perf", "write",
                 "--qps", "257"));
         c.add(new Case("perf: no OP", 2, "softrnic perf: OP is required", "perf"));
+        c.add(new Case("perf: a frame port", 2, "softrnic perf: --link tap:x,ip=192.0.2.1/24: perf takes --link inproc or udp", "perf",
+                "write", "--link", "tap:x,ip=192.0.2.1/24"));
+        c.add(new Case("perf: an unwritable trace", 1, "softrnic perf: --trace /no/such/dir/t.pcap: no such directory", "perf", "write",
+                "--trace", "/no/such/dir/t.pcap"));
         c.add(new Case("perf: no server there", 1, "softrnic perf: perf client:", "perf", "write", "--link", "udp:127.0.0.1:" + nobody,
                 "--connect", "127.0.0.1", "--oob-port", "" + nobody));
         c.add(new Case("perf: a server no client reaches", 1, "softrnic perf: perf server: no client came within 1 s", "perf",

@@ -19,7 +19,10 @@ public final class CaptureFiles {
     private CaptureFiles() {
     }
 
-    public static PcapReader.Capture read(Path file, String command, PrintWriter err) {
+    /** What was read: every complete record, and whether something was left out (said on stderr already). */
+    public record Loaded(java.util.List<org.softrnic.wire.pcap.CapturedFrame> frames, boolean incomplete) {}
+
+    public static Loaded read(Path file, String command, PrintWriter err) {
         if (file.toString().isEmpty()) throw new RunFailure("an empty file name");
         try {
             if (Files.isDirectory(file)) throw new RunFailure(file + ": is a directory, not a capture file");
@@ -27,9 +30,16 @@ public final class CaptureFiles {
             if (c.cutShort() != null) {
                 err.println("softrnic " + command + ": " + file + ": " + c.cutShort() + "; the " + c.frames().size()
                         + " complete records before it are shown");
-                err.flush();
             }
-            return c;
+            java.util.SortedSet<Integer> unknown = new java.util.TreeSet<>();
+            for (var f : c.frames()) if (f.linkType() == null) unknown.add(f.linkTypeValue());
+            if (!unknown.isEmpty()) {
+                err.println("softrnic " + command + ": " + file + ": link type " + unknown.stream().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(", ")) + " is not supported (Ethernet, raw IP, Linux SLL"
+                        + " and SLL2 are): those frames are not decoded");
+            }
+            err.flush();
+            return new Loaded(c.frames(), c.cutShort() != null || !unknown.isEmpty());
         } catch (NoSuchFileException e) {
             throw new RunFailure(file + ": no such file");
         } catch (AccessDeniedException e) {

@@ -9,7 +9,6 @@ import org.softrnic.wire.frame.DecodedFrame;
 import org.softrnic.wire.frame.FrameCodec;
 import org.softrnic.wire.pcap.CaptureDecoder;
 import org.softrnic.wire.pcap.CapturedFrame;
-import org.softrnic.wire.pcap.PcapReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -39,7 +38,8 @@ public final class DecodeCommand implements Callable<Integer> {
             description = "UDP destination port that marks RoCEv2 (default: ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = "--strict", description = "exit 1 if any RoCEv2 frame fails to decode or verify, or a capture's last record is cut short")
+    @Option(names = "--strict", description = "exit 1 if any RoCEv2 frame fails to decode or verify, a capture's last record is"
+            + " cut short, or its link type is not supported")
     boolean strict;
 
     @Option(names = "--check-udp-checksum",
@@ -48,15 +48,16 @@ public final class DecodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (port < 1 || port > 65535) throw new UserError("--udp-port must be 1..65535, got " + port);
+        if (port < 1 || port > 65535) throw new UserError("--udp-port must be 1..65535, not " + port);
+        if (json && explain) throw new UserError("--explain annotates the text output; --json already names every field");
         PrintWriter out = spec.commandLine().getOut();
         CaptureDecoder decoder = new CaptureDecoder(new FrameCodec(port, checkUdpChecksum));
         JsonFrameWriter jsonOut = new JsonFrameWriter(out);
         TextFrameWriter textOut = new TextFrameWriter(out, explain);
         int bad = 0;
         for (Path file : files) {
-            PcapReader.Capture capture = CaptureFiles.read(file, "decode", spec.commandLine().getErr());
-            if (capture.cutShort() != null) bad++;
+            CaptureFiles.Loaded capture = CaptureFiles.read(file, "decode", spec.commandLine().getErr());
+            if (capture.incomplete()) bad++;
             List<CapturedFrame> frames = capture.frames();
             if (!json && files.size() > 1) out.printf("== %s%n", file);
             long start = frames.isEmpty() ? 0 : frames.getFirst().timestampNanos();

@@ -138,9 +138,8 @@ public final class FrameLayers {
         String timer = a.type() == org.softrnic.wire.header.AethType.RNR_NAK
                 ? " (wait " + RnrTimer.micros(a.value()) / 1000.0 + " ms)" : "";
         return Layer.of("aeth",
-                new Field("syndrome", a.syndrome(), String.format("0x%02x", a.syndrome()), a.describe() + timer
-                        + ": bits 6-5 say ACK/RNR NAK/NAK, bits 4-0 carry credits, RNR timer or NAK code"),
-                new Field("type", a.type().name(), a.type().name(), "ACK, RNR_NAK or NAK"),
+                new Field("syndrome", a.syndrome(), String.format("0x%02x", a.syndrome()), a.describe() + timer + ": " + Aeth.LAYOUT),
+                new Field("type", a.type().name(), a.type().name(), "ACK, RNR_NAK, NAK or RESERVED"),
                 new Field("msn", a.msn(), Integer.toString(a.msn()),
                         "message sequence number: counts messages the responder has completed"));
     }

@@ -77,6 +77,8 @@ public final class DemoCommand implements Callable<Integer> {
         if (s == Scenario.UD && size != null && size > mtu) {
             throw new UserError("--size " + size + ": a UD message must fit one MTU (--mtu " + mtu + ")");
         }
+        org.softrnic.cli.OutputFiles.check(pcap, "--pcap");
+        org.softrnic.cli.OutputFiles.check(svg, "--svg");
         Demo.Played p = Demo.play(s, new DemoOptions(m, size == null ? 0 : size, loss, seed, drop == null ? 0 : drop));
         if (json) out.println(DemoExports.json(p));
         else Demo.print(p, out, LadderText.colorWanted(noColor));

@@ -32,6 +32,7 @@ public final class LadderCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        org.softrnic.cli.OutputFiles.check(svg, "--svg");
         List<WireStep> steps = WireStep.ofCapture(org.softrnic.cli.decode.CaptureFiles.read(file, "ladder", spec.commandLine().getErr()).frames());
         PrintWriter out = spec.commandLine().getOut();
         if (steps.isEmpty()) {

@@ -24,7 +24,7 @@ final class LadderText {
 
     /** Colour only on a terminal, unless --no-color or NO_COLOR (no-color.org) says otherwise. */
     static boolean colorWanted(boolean noColor) {
-        return !noColor && System.getenv("NO_COLOR") == null && System.console() != null && System.console().isTerminal();
+        return !noColor && !org.softrnic.cli.Main.colorRefused(System.getenv()) && System.console() != null && System.console().isTerminal();
     }
 
     void header(String leftLabel, String rightLabel) {

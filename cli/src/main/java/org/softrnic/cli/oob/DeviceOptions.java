@@ -36,7 +36,10 @@ public final class DeviceOptions {
     public int run(String command, ToolDevice.Body body) throws Exception {
         checkProvider(provider);
         return switch (provider) {
-            case "soft" -> ToolDevice.run(command, deviceName(), link != null ? link : "udp:127.0.0.1", trace, body);
+            case "soft" -> {
+                org.softrnic.cli.OutputFiles.check(trace, "--trace");
+                yield ToolDevice.run(command, deviceName(), link != null ? link : "udp:127.0.0.1", trace, body);
+            }
             case "ibverbs" -> {
                 if (link != null) throw new UserError("--link applies to the soft provider; a real device sends through its own interface");
                 if (trace != null) {

@@ -140,12 +140,22 @@ public final class PerfCommand implements Callable<Integer> {
         }
         if (oobPort < 1 || oobPort > 65535) throw new UserError("--oob-port must be 1..65535, not " + oobPort);
         try {
+            var kind = org.softrnic.emulator.link.LinkSpec.parse(link).kind();
+            if (kind != org.softrnic.emulator.link.LinkSpec.Kind.INPROC && kind != org.softrnic.emulator.link.LinkSpec.Kind.UDP) {
+                throw new UserError("--link " + link + ": perf takes --link inproc or udp[:ADDR[:PORT]]; frame ports (qemu-listen,"
+                        + " qemu-connect, tap) are for pingpong and perftest");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        try {
             o = new PerfOptions(operation, link, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth, progress,
                     trace == null ? null : trace.toString());
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
         if ((server || connect != null) && loss > 0) throw new UserError("--loss injects faults on the in-process fabric only");
+        org.softrnic.cli.OutputFiles.check(trace, "--trace");
         try {
             if (server) return serve(o, out);
             r = provider.equals("ibverbs")

@@ -14,9 +14,9 @@ class ExplainCommandTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "RDMA_WRITE_FIRST|opcode 0x06 RC_RDMA_WRITE_FIRST|then RETH, then the payload",
-            "0x0c|opcode 0x0c RC_RDMA_READ_REQUEST|AETH syndrome 0x0c: ACK credits=12",
+            "0x0c|opcode 0x0c RC_RDMA_READ_REQUEST|AETH syndrome 0x0c: ACK credit code 12 (64 credits)",
             "0x60|AETH syndrome 0x60: NAK PSN sequence error|goes back and sends again from it",
-            "rnr|RNR NAK timer=0.64ms|waits the RNR timer",
+            "rnr|RNR NAK timer code 12 (0.64 ms)|waits the RNR timer",
             "IBV_WC_REM_ACCESS_ERR|IBV_WC_REM_ACCESS_ERR (10): remote access error|AETH NAK code 2",
             "rem_access_err|IBV_WC_REM_ACCESS_ERR (10)|rkey",
             "RTS|IBV_QPS_RTS: ready to send|next:",

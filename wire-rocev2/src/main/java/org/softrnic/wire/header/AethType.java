@@ -1,6 +1,9 @@
 package org.softrnic.wire.header;
 
-/** AETH syndrome bits 6-5 (IBTA table 44). Bit 7 is reserved and sent as zero. */
+/**
+ * The AETH syndrome's type (IBTA table 44): bits 6-5, with bit 7 reserved. A syndrome with bit 7 set, or with
+ * bits 6-5 = 10, is RESERVED (rxe masks the type with 0xe0 too).
+ */
 public enum AethType {
     ACK(0b00), RNR_NAK(0b01), RESERVED(0b10), NAK(0b11);
 
@@ -12,7 +15,7 @@ public enum AethType {
     }
 
     public static AethType of(int syndrome) {
-        return BY_BITS[(syndrome >>> 5) & 3];
+        return (syndrome & 0x80) != 0 ? RESERVED : BY_BITS[(syndrome >>> 5) & 3];
     }
 
     public int syndrome(int low5) {

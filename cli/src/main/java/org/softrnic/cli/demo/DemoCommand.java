@@ -74,6 +74,9 @@ public final class DemoCommand implements Callable<Integer> {
         if (size != null && (size < 1 || size > 1 << 24)) throw new UserError("--size must be 1..16777216, not " + size);
         if (!(loss >= 0 && loss < 1)) throw new UserError("--loss must lie in [0, 1), not " + loss);
         if (drop != null && drop < 1) throw new UserError("--drop must be positive, not " + drop);
+        if (s == Scenario.MW && size != null && size > 4096) {
+            throw new UserError("--size " + size + ": the mw scenario's window is 4096 bytes; its first WRITE must fit inside");
+        }
         if (s == Scenario.UD && size != null && size > mtu) {
             throw new UserError("--size " + size + ": a UD message must fit one MTU (--mtu " + mtu + ")");
         }

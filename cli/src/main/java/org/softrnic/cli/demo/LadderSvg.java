@@ -33,7 +33,7 @@ final class LadderSvg {
             boolean rightward = s.from().equals(left);
             int x1 = rightward ? l : r;
             int x2 = s.dropped() ? (l + r) / 2 : rightward ? r : l;
-            String colour = s.dropped() ? "#c00" : s.again() != null ? "#b70" : "#036";
+            String colour = s.dropped() || s.refused() != null ? "#c00" : s.again() != null ? "#b70" : "#036";
             String label = s.packet() == null ? "not RoCE"
                     : LadderText.name(s.packet()) + "  PSN " + s.packet().bth().psn() + "  " + s.bytes().length + " B";
             sb.append(String.format("<text x=\"10\" y=\"%d\">%.3f us</text>%n", y + 4, (s.sentAt() - t0) / 1000.0));

@@ -38,10 +38,11 @@ final class LadderText {
 
     private void step(WireStep s, long t0) {
         RocePacket p = s.packet();
-        String label = p == null ? "not RoCE" : String.format("%s  PSN %d  %d B", name(p), p.bth().psn(), s.bytes().length);
+        String label = p == null ? (s.refused() != null ? "malformed RoCEv2  IP " + s.bytes().length + " B" : "not RoCE")
+                : String.format("%s  PSN %d  IP %d B", name(p), p.bth().psn(), s.bytes().length);
         boolean right = s.from().equals(left);
-        String arrow = arrow(label, right, s.dropped());
-        String paint = s.dropped() ? "31" : s.again() != null ? "33" : p != null && p.aeth() != null && p.aeth().type() != org.softrnic.wire.header.AethType.ACK ? "35" : "36";
+        String arrow = arrow(label, right, s.dropped(), s.refused() != null);
+        String paint = s.dropped() || s.refused() != null ? "31" : s.again() != null ? "33" : p != null && p.aeth() != null && p.aeth().type() != org.softrnic.wire.header.AethType.ACK ? "35" : "36";
         out.printf("%12.3f  |%s|  %s%n", (s.sentAt() - t0) / 1000.0, color ? "\u001b[" + paint + "m" + arrow + "\u001b[0m" : arrow,
                 StepNotes.of(s));
         String fields = p == null ? "" : HeaderFields.of(p);
@@ -56,17 +57,18 @@ final class LadderText {
         return n.substring(n.indexOf('_') + 1);
     }
 
-    static String arrow(String label, boolean right, boolean dropped) {
+    /** A lost packet's arrow stops halfway; one the receiver refused reaches it and ends in X. */
+    static String arrow(String label, boolean right, boolean dropped, boolean refused) {
         String mid = " " + label + " ";
         if (dropped) {
-            // the arrow gets halfway and stops
             String part = right ? "----" + mid + "---X" : "X---" + mid + "----";
             return right ? pad(part, LANE) : padLeft(part, LANE);
         }
         int dashes = LANE - mid.length() - 1;
         int lead = 4;
-        return right ? "-".repeat(lead) + mid + "-".repeat(Math.max(1, dashes - lead)) + ">"
-                : "<" + "-".repeat(Math.max(1, dashes - lead)) + mid + "-".repeat(lead);
+        String head = refused ? "X" : right ? ">" : "<";
+        return right ? "-".repeat(lead) + mid + "-".repeat(Math.max(1, dashes - lead)) + head
+                : head + "-".repeat(Math.max(1, dashes - lead)) + mid + "-".repeat(lead);
     }
 
     private static String pad(String s, int width) {

@@ -28,7 +28,7 @@ enum Scenario {
         r.post(r.a, SendOpcode.RDMA_WRITE, size, 1);
         r.run();
     }),
-    WRITE_IMM("write-imm", "A WRITE with immediate data: the data lands, and B gets a completion with 4 bytes", 64, 0, 64, (r, o, size) -> {
+    WRITE_IMM("write-imm", "A WRITE with immediate data: the data lands, and B gets a completion carrying 4 bytes of immediate data", 64, 0, 64, (r, o, size) -> {
         recv(r.b, 0);
         SendWr wr = r.request(r.a, SendOpcode.RDMA_WRITE_WITH_IMM, size, 1);
         wr.immData = 0x1234abcd;
@@ -55,7 +55,7 @@ enum Scenario {
         r.post(r.a, SendOpcode.RDMA_WRITE, size, 1);
         r.run();
     }),
-    LOSS("loss", "the 3rd packet of a 6-packet WRITE is lost: B NAKs the gap and A goes back N", 6144, 3, 64, (r, o, size) -> {
+    LOSS("loss", "packet 3 of a 6-packet WRITE is lost: B NAKs the gap and A goes back N", 6144, 3, 64, (r, o, size) -> {
         r.post(r.a, SendOpcode.RDMA_WRITE, size, 1);
         r.run();
     }),
@@ -131,6 +131,15 @@ enum Scenario {
     final int defaultDrop;
     final int cqe;
     final Script script;
+
+    /** The summary for this run: the loss scenario names the packet --drop chose and the message --size made. */
+    String headline(DemoOptions o) {
+        if (this != LOSS) return summary;
+        int size = o.size() > 0 ? o.size() : defaultSize;
+        int drop = o.drop() > 0 ? o.drop() : defaultDrop;
+        int packets = Math.max(1, (size + o.mtu().bytes - 1) / o.mtu().bytes);
+        return "packet " + drop + " of a " + packets + "-packet WRITE is lost: B NAKs the gap and A goes back N";
+    }
 
     Scenario(String id, String summary, int defaultSize, int defaultDrop, int cqe, Script script) {
         this.id = id;

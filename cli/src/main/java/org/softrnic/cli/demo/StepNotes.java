@@ -14,11 +14,12 @@ final class StepNotes {
 
     static String of(WireStep s) {
         RocePacket p = s.packet();
-        if (p == null) return "not a RoCE packet";
+        if (p == null) return s.refused() != null ? s.refused() : "not a RoCE packet";
         String note = base(s, p);
         if (p.bth().opcode().transport() == org.softrnic.wire.Transport.UD) note += "; UD sends no ACK back: nothing tells the sender it arrived";
         if (s.again() != null) note = s.again().words + ": " + note;
         if (s.dropped()) note = note + "; LOST on the wire";
+        if (s.refused() != null) note = "REFUSED, " + s.refused() + "; it would have been: " + note;
         return note;
     }
 

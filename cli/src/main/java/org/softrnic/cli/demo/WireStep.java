@@ -11,9 +11,10 @@ import org.softrnic.wire.packet.RocePacket;
 
 /**
  * One packet of a demo as the ladder shows it: when it left, who sent it to whom, what it is, whether the
- * link dropped it, and, for a request that went out before (same sender, opcode and PSN), why it went again.
+ * link dropped it or the receiver refused it (and why), and, for a request that went out before (same sender,
+ * opcode and PSN), why it went again.
  */
-record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket packet, boolean dropped, Again again) {
+record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket packet, boolean dropped, Again again, String refused) {
     /** Why a request is on the wire a second time. */
     enum Again {
         RNR("sent again after the RNR wait"),
@@ -35,14 +36,15 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
         for (SimFabric.Packet p : trace) {
             if (p.duplicate()) continue; // the link's own copy of a packet already shown
             RocePacket rp = codec.decodeIp(p.bytes(), 0).packet();
-            steps.add(marker.step(p.sentAt(), names[p.from()], names[1 - p.from()], p.bytes(), rp, p.dropped()));
+            steps.add(marker.step(p.sentAt(), names[p.from()], names[1 - p.from()], p.bytes(), rp, p.dropped(), null));
         }
         return steps;
     }
 
     /**
      * The RoCE packets of a capture between its first two hosts (named by address), in order; everything
-     * else (ARP, TCP, other hosts) left out. Nothing in a capture says a packet was lost.
+     * else (ARP, TCP, other hosts) left out. Nothing in a capture says a packet was lost, but one whose ICRC
+     * does not verify, or whose RoCE headers do not parse, is marked: its receiver drops it.
      */
     static List<WireStep> ofCapture(List<org.softrnic.wire.pcap.CapturedFrame> frames) {
         org.softrnic.wire.pcap.CaptureDecoder decoder = new org.softrnic.wire.pcap.CaptureDecoder();
@@ -52,7 +54,7 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
         String b = null;
         for (org.softrnic.wire.pcap.CapturedFrame f : frames) {
             DecodedFrame d = decoder.decode(f);
-            if (d.packet() == null || d.ip() == null) continue;
+            if (d.ip() == null || !d.roce()) continue;
             String from = d.ip().src().getHostAddress();
             String to = d.ip().dst().getHostAddress();
             if (a == null) {
@@ -62,7 +64,9 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
             if (!(from.equals(a) && to.equals(b)) && !(from.equals(b) && to.equals(a))) continue;
             byte[] ip = org.softrnic.wire.pcap.CaptureDecoder.ipPacket(f, d);
             if (ip == null) continue;
-            steps.add(marker.step(f.timestampNanos(), from, to, ip, d.packet(), false));
+            String refused = d.packet() == null ? "malformed (" + d.errorMessage() + "): the receiver drops it"
+                    : !d.icrcOk() ? d.errorMessage() + ": the receiver drops it" : null;
+            steps.add(marker.step(f.timestampNanos(), from, to, ip, d.packet(), false, refused));
         }
         return steps;
     }
@@ -72,7 +76,7 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
         private final Set<String> seen = new HashSet<>();
         private final java.util.Map<String, org.softrnic.wire.header.AethType> lastNak = new java.util.HashMap<>();
 
-        WireStep step(long at, String from, String to, byte[] bytes, RocePacket rp, boolean dropped) {
+        WireStep step(long at, String from, String to, byte[] bytes, RocePacket rp, boolean dropped, String refused) {
             Again again = null;
             if (rp != null && rp.bth().opcode().opClass.request
                     && !seen.add(from + "/" + rp.bth().opcode() + "/" + rp.bth().psn())) {
@@ -80,11 +84,11 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
                 again = nak == org.softrnic.wire.header.AethType.RNR_NAK ? Again.RNR
                         : nak == org.softrnic.wire.header.AethType.NAK ? Again.GO_BACK_N : Again.TIMEOUT;
             }
-            if (rp != null && rp.aeth() != null && !dropped) {
+            if (rp != null && rp.aeth() != null && !dropped && refused == null) {
                 var type = rp.aeth().type();
                 lastNak.put(to, type == org.softrnic.wire.header.AethType.ACK ? lastNak.get(to) : type);
             }
-            return new WireStep(at, from, to, bytes, rp, dropped, again);
+            return new WireStep(at, from, to, bytes, rp, dropped, again, refused);
         }
     }
 }

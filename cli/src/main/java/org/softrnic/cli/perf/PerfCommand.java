@@ -196,8 +196,8 @@ public final class PerfCommand implements Callable<Integer> {
         if (json) {
             out.println(ConfigFiles.toJson(report).replaceAll("\\s*\\n\\s*", " "));
         } else {
-            out.printf("served %s: %d x %d B over %d QPs from %s, %d completed%s%n", report.run().op().title,
-                    report.run().iters(), report.run().size(), report.run().qps(), report.client(), report.completed(),
+            out.printf("served %s: %d x %d B over %d QP%s from %s, %d completed%s%n", report.run().op().title,
+                    report.run().iters(), report.run().size(), report.run().qps(), report.run().qps() == 1 ? "" : "s", report.client(), report.completed(),
                     report.verified() == null ? "" : report.verified() ? ", verified: every byte matches" : ", verified: MISMATCH");
         }
         out.flush();

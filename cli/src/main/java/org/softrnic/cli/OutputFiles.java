@@ -18,7 +18,8 @@ public final class OutputFiles {
         if (Files.isDirectory(file)) throw new RunFailure(what + " " + file + ": is a directory");
         Path dir = file.toAbsolutePath().getParent();
         if (dir != null && !Files.isDirectory(dir)) throw new RunFailure(what + " " + file + ": no such directory " + dir);
-        if (dir != null && !Files.isWritable(dir) && !Files.isWritable(file)) throw new RunFailure(what + " " + file + ": permission denied");
+        boolean writable = Files.exists(file) ? Files.isWritable(file) : dir == null || Files.isWritable(dir);
+        if (!writable) throw new RunFailure(what + " " + file + ": permission denied");
     }
 
     /** An I/O failure in words: the file and the reason, not the exception's class or a bare path. */

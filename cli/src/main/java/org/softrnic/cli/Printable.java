@@ -12,29 +12,29 @@ public final class Printable {
     private Printable() {
     }
 
-    /** For one of softrnic's own messages, which may hold a peer's text: newlines and tabs kept. */
+    /** One of softrnic's own one-line messages, which may hold a peer's text: every control character escaped. */
     public static String of(String text) {
-        return escape(text, false);
+        return escape(text, Integer.MAX_VALUE);
     }
 
-    /** A peer's text quoted inside a message: every control character escaped, newlines too. */
+    /** A peer's text quoted inside a message: every control character escaped, and cut at {@value #MAX}. */
     public static String quote(String text) {
-        return "'" + escape(text, true) + "'";
+        return "'" + escape(text, MAX) + "'";
     }
 
-    private static String escape(String text, boolean lines) {
+    private static String escape(String text, int max) {
         if (text == null) return "null";
-        StringBuilder sb = new StringBuilder(Math.min(text.length(), MAX) + 16);
-        int n = Math.min(text.length(), MAX);
+        int n = Math.min(text.length(), max);
+        StringBuilder sb = new StringBuilder(n + 16);
         for (int i = 0; i < n; i++) {
             char ch = text.charAt(i);
-            if (ch < 0x20 && (lines || ch != '\n' && ch != '\t') || ch == 0x7f || (ch >= 0x80 && ch < 0xa0)) {
+            if (ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0)) {
                 sb.append(String.format("\\x%02x", (int) ch));
             } else {
                 sb.append(ch);
             }
         }
-        if (text.length() > MAX) sb.append("... (").append(text.length() - MAX).append(" more characters)");
+        if (text.length() > max) sb.append("... (").append(text.length() - max).append(" more characters)");
         return sb.toString();
     }
 }

@@ -45,6 +45,8 @@ class ExitCodeRuleTest {
         c.add(new Case("decode: no such file", 1, "softrnic decode: /no/such.pcap: no such file", "decode", "/no/such.pcap"));
         c.add(new Case("decode: a directory", 1, "softrnic decode: .: is a directory", "decode", "."));
         c.add(new Case("decode: success", 0, null, "decode", SAMPLE.toString()));
+        c.add(new Case("decode: one of two files missing", 1, "softrnic decode: /no/such.pcap: no such file", "decode", "/no/such.pcap",
+                SAMPLE.toString()));
         c.add(new Case("decode: --json with --explain", 2, "softrnic decode: --explain annotates the text output", "decode", "--json",
                 "--explain", SAMPLE.toString()));
         // ladder
@@ -66,6 +68,9 @@ class ExitCodeRuleTest {
         c.add(new Case("perf: qps x depth over one CQ", 2, "softrnic perf: --qps x --tx-depth must be at most 32768", "perf", "write",
                 "--qps", "257"));
         c.add(new Case("perf: no OP", 2, "softrnic perf: OP is required", "perf"));
+        c.add(new Case("perf: -d on the soft provider", 2, "softrnic perf: -d names a real device", "perf", "write", "-d", "mlx5_0"));
+        c.add(new Case("perf: an atomic of 16 bytes", 2, "softrnic perf: --size: atomics move 8 bytes, not 16", "perf", "atomic",
+                "--size", "16"));
         c.add(new Case("perf: a frame port", 2, "softrnic perf: --link tap:x,ip=192.0.2.1/24: perf takes --link inproc or udp", "perf",
                 "write", "--link", "tap:x,ip=192.0.2.1/24"));
         c.add(new Case("perf: an unwritable trace", 1, "softrnic perf: --trace /no/such/dir/t.pcap: no such directory", "perf", "write",
@@ -90,7 +95,7 @@ class ExitCodeRuleTest {
         c.add(new Case("perftest: no server there", 1, "softrnic perftest: Couldn't connect to 127.0.0.1:" + nobody, "perftest",
                 "write_bw", "--link", "udp:127.0.0.1:" + nobody, "-p", "" + nobody, "127.0.0.1"));
         // check
-        c.add(new Case("check: no such scenario", 2, "softrnic check: no scenario nosuch", "check", "nosuch"));
+        c.add(new Case("check: no such scenario", 2, "softrnic check: no scenario 'nosuch'; there are rc-", "check", "nosuch"));
         return c;
     }
 

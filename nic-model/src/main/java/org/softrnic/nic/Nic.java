@@ -183,8 +183,14 @@ public final class Nic {
      */
     public void bindMw(QueuePair qp, MemoryWindow mw, long wrId, MemoryRegion mr, long addr, long length, int access) {
         SendWr wr = new SendWr(1);
+        int before = mw.postedRkey();
         bindMwRequest(wr, mw, wrId, mr, addr, length, access);
-        postSend(qp, wr);
+        try {
+            postSend(qp, wr);
+        } catch (RuntimeException e) {
+            mw.cancelBind(wr.bindRkey, before);
+            throw e;
+        }
     }
 
     /** Fills {@code wr} with the BIND_MW request that ibv_bind_mw posts for a type 1 window. */

@@ -485,6 +485,50 @@ class ProtocolReviewTest {
         }
     }
 
+    // 18b. A 4-packet WRITE into B's fast-register region: its 2nd packet is lost, so B takes the FIRST, NAKs
+    //      the gap, and before A goes back N, B invalidates the region and maps it again under the same key
+    //      onto other memory at another iova. The resent MIDDLE checks the key again: its address is outside
+    //      the new mapping, so NAK remote access error (before, the engine wrote through the FIRST's mapping
+    //      at a negative offset and threw), and nothing lands in either mapping past what the FIRST wrote.
+    @Test
+    void everyPacketOfAWriteChecksItsKeyAgain() {
+        Pair p = Pair.rc();
+        MemoryRegion fr = p.b.nic.allocMr(p.b.pd, 1 << 16);
+        MemorySegment first = Arena.ofAuto().allocate(8192, 8);
+        MemorySegment second = Arena.ofAuto().allocate(8192, 8);
+        int key = (fr.lkey() & ~0xff) | ((fr.lkey() + 1) & 0xff);
+        p.b.nic.postSend(p.b.qp, regMr(fr, first, 0x10_0000, key));
+        AtomicInteger fromA = new AtomicInteger();
+        p.fabric.dropWhen(pk -> pk.from() == 0 && fromA.incrementAndGet() == 2);
+        p.a.fill(0, 4096, 9);
+        SendWr w = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 4096);
+        w.remoteAddr = 0x10_0000;
+        w.rkey = key;
+        p.a.post(w);
+        p.fabric.run(p.fabric.clock().nanoTime() + 1_500); // the FIRST placed, the NAK on its way back
+        SendWr inv = new SendWr(1);
+        inv.opcode = SendOpcode.LOCAL_INV;
+        inv.invalidateRkey = key;
+        p.b.nic.postSend(p.b.qp, inv);
+        p.b.nic.postSend(p.b.qp, regMr(fr, second, 0x20_0000, key)); // same key, other memory, other iova
+        p.fabric.dropWhen(null);
+        p.run();
+        assertStatuses(p.a.sendCompletions(), WcStatus.REM_ACCESS_ERR);
+        assertEquals(-1, MemorySegment.mismatch(second, 0, 8192, Arena.ofAuto().allocate(8192), 0, 8192), "nothing in the new mapping");
+        assertEquals(0, first.get(ValueLayout.JAVA_BYTE, 1024), "nothing past the FIRST in the old one");
+    }
+
+    static SendWr regMr(MemoryRegion fr, MemorySegment mem, long iova, int key) {
+        SendWr reg = new SendWr(1);
+        reg.opcode = SendOpcode.REG_MR;
+        reg.regMr = fr;
+        reg.regSegment = mem;
+        reg.regIova = iova;
+        reg.regAccess = Access.LOCAL_WRITE | Access.REMOTE_WRITE;
+        reg.regKey = key;
+        return reg;
+    }
+
     // 19a. SE goes on the last packet of a SEND or a WRITE with immediate, never on a plain WRITE (rxe
     //      init_req_packet).
     @Test

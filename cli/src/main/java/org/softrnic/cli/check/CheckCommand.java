@@ -45,7 +45,8 @@ public final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         for (String name : only) {
-            if (!Contract.SCENARIOS.containsKey(name)) throw new UserError("no scenario " + name + "; there are " + Contract.SCENARIOS.keySet());
+            if (!Contract.SCENARIOS.containsKey(name)) throw new UserError("no scenario " + org.softrnic.cli.Printable.quote(name) + "; there are "
+                    + String.join(", ", Contract.SCENARIOS.keySet()));
         }
         PrintWriter out = spec.commandLine().getOut();
         DeviceOptions.checkProvider(provider);

@@ -55,8 +55,19 @@ public final class DecodeCommand implements Callable<Integer> {
         JsonFrameWriter jsonOut = new JsonFrameWriter(out);
         TextFrameWriter textOut = new TextFrameWriter(out, explain);
         int bad = 0;
+        int unreadable = 0;
         for (Path file : files) {
-            CaptureFiles.Loaded capture = CaptureFiles.read(file, "decode", spec.commandLine().getErr());
+            CaptureFiles.Loaded capture;
+            try {
+                capture = CaptureFiles.read(file, "decode", spec.commandLine().getErr());
+            } catch (org.softrnic.cli.RunFailure e) {
+                if (files.size() == 1) throw e;
+                // one unreadable file of several: said, and the others are still decoded
+                spec.commandLine().getErr().println("softrnic decode: " + e.getMessage());
+                spec.commandLine().getErr().flush();
+                unreadable++;
+                continue;
+            }
             if (capture.incomplete()) bad++;
             List<CapturedFrame> frames = capture.frames();
             if (!json && files.size() > 1) out.printf("== %s%n", file);
@@ -74,6 +85,7 @@ public final class DecodeCommand implements Callable<Integer> {
             }
         }
         out.flush();
+        if (unreadable > 0) return 1;
         return strict && bad > 0 ? 1 : 0;
     }
 }

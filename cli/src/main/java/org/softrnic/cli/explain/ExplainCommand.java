@@ -31,7 +31,7 @@ public final class ExplainCommand implements Callable<Integer> {
     public Integer call() {
         List<String> lines = Explain.of(topic);
         if (lines == null) {
-            throw new UserError("nothing known as '" + topic + "': try an opcode (0x0c), a syndrome (rnr), IBV_WC_*, IBV_EVENT_*,"
+            throw new UserError("nothing known as " + org.softrnic.cli.Printable.quote(topic) + ": try an opcode (0x0c), a syndrome (rnr), IBV_WC_*, IBV_EVENT_*,"
                     + " IBV_QP_*, a QP state (RTS), a transition (INIT-RTR), a header (AETH) or a term (PSN); see --help");
         }
         PrintWriter out = spec.commandLine().getOut();

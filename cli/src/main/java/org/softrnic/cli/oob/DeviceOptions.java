@@ -11,8 +11,9 @@ public final class DeviceOptions {
     String provider;
 
     @Option(names = "--link", paramLabel = "SPEC",
-            description = "soft provider: udp:ADDR[:PORT] (default udp:127.0.0.1; RoCE port 4791 unless given), or the frame port"
-                    + " on qemu's socket netdev: qemu-listen:PORT,ip=A/N[,mac=M] or qemu-connect:PORT,ip=A/N[,mac=M]")
+            description = "soft provider: udp:ADDR[:PORT] (default udp:127.0.0.1; RoCE port 4791 unless given), or a frame port:"
+                    + " qemu's socket netdev, qemu-listen:PORT,ip=A/N[,mac=M] or qemu-connect:PORT,ip=A/N[,mac=M], or a TAP device,"
+                    + " tap:IFNAME,ip=A/N[,mac=M]; a frame port also takes ,loss=P[,seed=S] (that share of RoCE packets dropped each way)")
     String link;
 
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "the device's name (soft: softrnic0; ibverbs: the first listed)")

@@ -47,10 +47,17 @@ public final class ToolSockets {
                 return s;
             } catch (IOException e) {
                 s.close();
-                if (System.nanoTime() > endNanos) throw new IOException("Couldn't connect to " + to.getHostString() + ":" + to.getPort(), e);
+                if (System.nanoTime() > endNanos) throw new IOException("Couldn't connect to " + hostPort(to), e);
                 pause();
             }
         }
+    }
+
+    /** 127.0.0.1:18515, or [::1]:18515 for IPv6. */
+    static String hostPort(InetSocketAddress to) {
+        String h = to.getAddress() != null ? to.getAddress().getHostAddress() : to.getHostString();
+        if (h.contains(":")) h = "[" + h + "]";
+        return h + ":" + to.getPort();
     }
 
     /** A first step on a fresh connection. */

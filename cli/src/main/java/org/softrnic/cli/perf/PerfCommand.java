@@ -134,6 +134,10 @@ public final class PerfCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (server && connect != null) throw new UserError("--server and --connect exclude each other");
         DeviceOptions.checkProvider(provider);
+        if (provider.equals("soft") && device != null) throw new UserError("-d names a real device; give it with --provider ibverbs");
+        if (operation == PerfOp.ATOMIC && spec.commandLine().getParseResult().hasMatchedOption("--size") && size != 8) {
+            throw new UserError("--size: atomics move 8 bytes, not " + size);
+        }
         if (provider.equals("ibverbs") && (server || connect != null || !link.equals("inproc") || loss > 0 || trace != null)) {
             throw new UserError("--provider ibverbs runs both ends in this process on one real device;"
                     + " --link, --loss, --trace, --server and --connect are the soft provider's");

@@ -70,7 +70,7 @@ final class Perftest {
         boolean client = o.client();
         if (!client) report.waiting();
         try (PerftestWire wire = client ? connect() : new PerftestWire(ToolSockets.accept(o.port(), progress, o.timeout()), false, progress)) {
-            if (!client) wire.exchangeVersion();
+            if (!client) wire.exchangeVersion(o.timeout());
             wire.exchangeSysData();
             Mtu mine = o.mtu() != null ? o.mtu() : ctx.queryPort(1).activeMtu();
             Mtu mtu = Mtu.values()[wire.exchangeMtu(mine.ordinal() + 1) - 1];

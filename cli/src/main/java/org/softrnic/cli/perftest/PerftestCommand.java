@@ -131,6 +131,7 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         int depth = txDepth == null ? t.kind.defaultTxDepth : txDepth;
         if (duration == 0) depth = Math.min(depth, n); // by count, no more can be outstanding than will be sent
+        if (verify) depth = Math.max(depth, 2); // write_bw --verify posts a WRITE and its READ back together
         // moderation is off for large messages, unless asked for or running every size
         int mod = cqMod != null ? cqMod : s > PerftestOptions.CQ_MOD_LIMIT && !all ? 1 : PerftestOptions.DEFAULT_CQ_MOD;
         PerftestOptions o = new PerftestOptions(t, server, port, s, n, gidIndex, depth, dev.deviceName(), waitSeconds, pathMtu, atomic,

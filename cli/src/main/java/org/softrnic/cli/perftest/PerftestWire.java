@@ -96,15 +96,21 @@ final class PerftestWire implements AutoCloseable {
 
     /** "6.06" and 12 NULs each way; an older peer is refused, as the tools refuse one. */
     void exchangeVersion() throws IOException {
+        exchangeVersion(ToolSockets.exchangeSeconds());
+    }
+
+    /**
+     * The first step, for a server: a connection may come before its client speaks (qemu's forwarder connects
+     * while the guest still boots), so the wait is the server's wait for a client, {@code timeoutSeconds}.
+     */
+    void exchangeVersion(int timeoutSeconds) throws IOException {
         byte[] v = new byte[16];
         System.arraycopy(VERSION.getBytes(StandardCharsets.US_ASCII), 0, v, 0, VERSION.length());
-        String theirs = new String(exchange(v), StandardCharsets.US_ASCII).replace("\0", "").trim();
-        double version;
-        try {
-            version = Double.parseDouble(theirs);
-        } catch (NumberFormatException e) {
+        String theirs = new String(exchange(v, ToolSockets.deadline(timeoutSeconds)), StandardCharsets.US_ASCII).replace("\0", "").trim();
+        if (!theirs.matches("\\d{1,3}\\.\\d{1,3}")) {
             throw new IOException("the peer's perftest version is " + org.softrnic.cli.Printable.quote(theirs));
         }
+        double version = Double.parseDouble(theirs);
         if (version < 5.70) throw new IOException("the peer runs perftest " + org.softrnic.cli.Printable.quote(theirs) + "; 5.70 or later is needed");
     }
 

@@ -78,7 +78,7 @@ final class Pingpong {
         boolean ud = o.type() == QpType.UD;
         int mtu = ctx.queryPort(o.ibPort()).activeMtu().bytes;
         if (ud && o.size() > mtu) {
-            System.err.printf("Requested size larger than port MTU (%d)%n", mtu);
+            System.err.printf("softrnic pingpong: Requested size larger than port MTU (%d)%n", mtu);
             return 1;
         }
         int n = o.srq() ? o.numQp() : 1;
@@ -172,7 +172,10 @@ final class Pingpong {
             PingpongDest[] peer = new PingpongDest[me.length];
             for (int i = 0; i < me.length; i++) {
                 byte[] msg = new byte[PingpongDest.WIRE_BYTES];
-                readFully(s.getInputStream(), msg);
+                // the client's first word may come long after its connection (qemu's forwarder connects while the
+                // guest boots): that wait is the wait for a client, --timeout; the rest of the exchange is quick
+                long end = ToolSockets.deadline(i == 0 ? o.timeout() : ToolSockets.exchangeSeconds());
+                ToolSockets.readFully(s.getInputStream(), msg, progress, end);
                 peer[i] = PingpongDest.fromWire(msg);
             }
             connectAll(qps, me, peer, pd);

@@ -33,7 +33,7 @@ class CheckCommandTest {
     void anUnknownScenarioIsAUsageError() {
         String[] r = run("check", "rc-teleport");
         assertEquals(String.valueOf(Main.EXIT_USAGE), r[0]);
-        assertTrue(r[2].contains("no scenario rc-teleport"), r[2]);
+        assertTrue(r[2].contains("no scenario 'rc-teleport'; there are rc-"), r[2]);
     }
 
     /** This machine's kernel has no RDMA subsystem (CI's neither); the error says so in plain words. */

@@ -35,6 +35,35 @@ class LadderCommandTest {
         assertEquals(roce, picture.split("class=\"packet\"", -1).length - 1);
     }
 
+    /** What the receiver drops is marked with why: frame 41's ICRC was made wrong on purpose, frame 40 is cut short. */
+    @Test
+    void packetsTheReceiverDropsAreMarkedWithWhy() {
+        StringWriter out = new StringWriter();
+        assertEquals(0, Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "ladder", "--no-color", SAMPLE.toString()));
+        String text = out.toString();
+        assertTrue(text.contains("SEND_ONLY  PSN 680949  IP 108 B ----------------------------X|  REFUSED, ICRC mismatch: expected ebe0a778,"
+                + " found 14e0a778: the receiver drops it"), text);
+        assertTrue(text.contains("malformed RoCEv2  IP 42 B") && text.contains("malformed (frame ends before a required header): the receiver drops it"),
+                text);
+    }
+
+    /** The loss scenario's headline names the packet --drop chose. */
+    @Test
+    void theLossHeadlineFollowsDrop() {
+        StringWriter out = new StringWriter();
+        assertEquals(0, Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "demo", "loss", "--drop", "4", "--no-color"));
+        assertTrue(out.toString().startsWith("loss: packet 4 of a 6-packet WRITE is lost"), out.toString());
+    }
+
+    /** no-color.org: NO_COLOR set to anything but empty turns colour off; so does a dumb terminal. */
+    @Test
+    void colourFollowsTheNoColorConvention() {
+        assertTrue(Main.colorRefused(java.util.Map.of("NO_COLOR", "1")));
+        assertTrue(!Main.colorRefused(java.util.Map.of("NO_COLOR", "")), "an empty NO_COLOR does not count");
+        assertTrue(Main.colorRefused(java.util.Map.of("TERM", "dumb")));
+        assertTrue(!Main.colorRefused(java.util.Map.of("TERM", "xterm-256color")));
+    }
+
     @Test
     void aMissingFileIsOneLineAndExitOne() {
         StringWriter err = new StringWriter();

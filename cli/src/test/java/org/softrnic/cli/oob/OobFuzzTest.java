@@ -98,9 +98,9 @@ class OobFuzzTest {
             int tcp = freePort();
             String link = "udp:127.0.0.1:" + freePort();
             List<String> args = switch (tool) {
-                case "perf" -> List.of("perf", "--server", "--link", link, "--oob-port", "" + tcp, "--timeout", "15");
-                case "pingpong" -> List.of("pingpong", "rc", "--link", link, "-p", "" + tcp, "--timeout", "15");
-                default -> List.of("perftest", "write_bw", "--link", link, "-p", "" + tcp, "--timeout", "15");
+                case "perf" -> List.of("perf", "--server", "--link", link, "--oob-port", "" + tcp, "--timeout", "3");
+                case "pingpong" -> List.of("pingpong", "rc", "--link", link, "-p", "" + tcp, "--timeout", "3");
+                default -> List.of("perftest", "write_bw", "--link", link, "-p", "" + tcp, "--timeout", "3");
             };
             CompletableFuture<Outcome> server = CompletableFuture.supplyAsync(() -> {
                 try {

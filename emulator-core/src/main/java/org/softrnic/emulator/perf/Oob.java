@@ -87,7 +87,7 @@ final class Oob implements AutoCloseable {
         return switch (m) {
             case Hello h -> h.op() != null && complete(h.endpoint());
             case Welcome w -> w.error() != null || complete(w.endpoint());
-            case Report r -> r.counters() != null;
+            case Report r -> r.counters() != null && r.counters().values().stream().allMatch(java.util.Objects::nonNull);
             case Done d -> true;
             default -> false;
         };

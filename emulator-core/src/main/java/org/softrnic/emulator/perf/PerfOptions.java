@@ -23,6 +23,8 @@ public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, 
 
     /** The soft RNIC's max_cqe: each side's one CQ must hold a completion for every request outstanding. */
     public static final int MAX_CQE = 32768;
+    /** Registered memory per side, at most: a client cannot make a server allocate without limit. */
+    public static final long MAX_REGISTERED = 4L << 30;
 
     public PerfOptions {
         if (progress == null) progress = "inline";
@@ -36,6 +38,10 @@ public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, 
         if (qps < 1 || qps > 4096) throw new IllegalArgumentException("--qps must be 1..4096, not " + qps);
         if (!(loss >= 0 && loss < 1)) throw new IllegalArgumentException("--loss must lie in [0, 1), not " + loss);
         if (txDepth < 1 || txDepth > 1024) throw new IllegalArgumentException("--tx-depth must be 1..1024, not " + txDepth);
+        if ((long) qps * size > MAX_REGISTERED) {
+            throw new IllegalArgumentException("--size x --qps must be at most " + (MAX_REGISTERED >> 30) + " GiB of registered memory"
+                    + " per side, not " + size + " x " + qps);
+        }
         if ((long) qps * txDepth > MAX_CQE) {
             throw new IllegalArgumentException("--qps x --tx-depth must be at most " + MAX_CQE + " (one CQ holds every completion), not "
                     + qps + " x " + txDepth);

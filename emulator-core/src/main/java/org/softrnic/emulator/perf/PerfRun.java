@@ -94,7 +94,8 @@ public final class PerfRun {
 
     /**
      * As {@link #serve(PerfOptions, int, Runnable)}; {@code timeoutSeconds} (0: none) bounds the wait for a
-     * client, and, once one came, every wait for its next message but the one that lasts the run.
+     * client; once one came, each of its messages but the one that ends the run must come within the
+     * exchange timeout.
      */
     public static PerfServerReport serve(PerfOptions o, int oobPort, int timeoutSeconds, Runnable onListening) {
         LinkSpec link = udpLink(o.link(), "--server");
@@ -104,7 +105,7 @@ public final class PerfRun {
              ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(link.address(), oobPort));
-            listener.setSoTimeout(timeoutSeconds * 1000);
+            listener.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutSeconds * 1000L));
             onListening.run();
             Socket accepted;
             try {
@@ -113,8 +114,10 @@ public final class PerfRun {
                 throw new IOException("no client came within " + timeoutSeconds + " s");
             }
             try (Socket s = accepted; Oob oob = new Oob(s)) {
-                s.setSoTimeout(exchangeTimeoutMs());
+                // the hello may come long after the connection (a forwarder connects first): the wait for a client
+                s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutSeconds * 1000L));
                 Oob.Hello hello = oob.receive(Oob.Hello.class);
+                s.setSoTimeout(exchangeTimeoutMs());
                 PerfOptions run;
                 try {
                     // the same bounds as on the command line: a client cannot make the server allocate without limit
@@ -129,7 +132,7 @@ public final class PerfRun {
                         side.connect(hello.endpoint());
                     } catch (RuntimeException e) {
                         oob.send(new Oob.Welcome(null, "bad endpoint: " + e.getMessage()));
-                        throw new java.net.ProtocolException(oob.peer() + " sent an endpoint this side cannot connect to: " + e.getMessage());
+                        throw new java.net.ProtocolException(oob.peer() + " sent an endpoint this side cannot connect to: " + brief(e.getMessage()));
                     }
                     side.pumpReceives();
                     oob.send(new Oob.Welcome(side.endpoint(), null));
@@ -152,6 +155,11 @@ public final class PerfRun {
      */
     static int exchangeTimeoutMs() {
         return Integer.getInteger("softrnic.exchange_seconds", 15) * 1000;
+    }
+
+    /** A message that may hold the peer's text, cut short: the CLI escapes what it prints. */
+    static String brief(String s) {
+        return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
     }
 
     /**
@@ -206,11 +214,11 @@ public final class PerfRun {
                 oob.send(new Oob.Hello(o.op(), o.size(), o.iters(), o.qps(), o.mtu().bytes, o.txDepth(), o.seed(), o.verify(),
                         side.endpoint()));
                 Oob.Welcome w = oob.receive(Oob.Welcome.class);
-                if (w.error() != null) throw new IOException("the server refused the run: " + w.error());
+                if (w.error() != null) throw new IOException("the server refused the run: " + brief(w.error()));
                 try {
                     side.connect(w.endpoint());
                 } catch (RuntimeException e) {
-                    throw new java.net.ProtocolException(oob.peer() + " sent an endpoint this side cannot connect to: " + e.getMessage());
+                    throw new java.net.ProtocolException(oob.peer() + " sent an endpoint this side cannot connect to: " + brief(e.getMessage()));
                 }
                 PerfClient.Outcome out = PerfClient.run(side, w.endpoint(), () -> { }, false, progress);
                 oob.send(new Oob.Done(out.done()));

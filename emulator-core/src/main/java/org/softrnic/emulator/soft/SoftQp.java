@@ -121,10 +121,13 @@ final class SoftQp extends SoftResource implements QueuePair {
         Runner runner = device.runner;
         long c = runner.claim();
         PostSlot s = runner.slot(c);
+        var window = Requests.mw(mw).mw;
+        int before = window.postedRkey();
         try {
-            Nic.bindMwRequest(s.send, Requests.mw(mw).mw, wrId, Requests.mr(mr).mr, addr, length, access);
+            Nic.bindMwRequest(s.send, window, wrId, Requests.mr(mr).mr, addr, length, access);
             accept(s);
         } catch (RuntimeException | Error e) {
+            window.cancelBind(s.send.bindRkey, before); // a refused bind leaves the window's rkey as it was
             s.cancel(runner, c); // a claim is always published, or the loop would wait on it for ever
             throw e;
         }

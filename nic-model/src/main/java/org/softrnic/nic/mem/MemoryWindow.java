@@ -43,6 +43,11 @@ public final class MemoryWindow {
         return postedRkey;
     }
 
+    /** A bind whose post failed gives its key back, unless another was posted since (rdma-core moves mw->rkey on success only). */
+    public void cancelBind(int key, int previous) {
+        if (postedRkey == key) postedRkey = previous;
+    }
+
     /** ibv_inc_rkey: the key byte (the low 8 bits) plus one, the rest unchanged. */
     public static int incRkey(int rkey) {
         return (rkey & ~0xff) | ((rkey + 1) & 0xff);

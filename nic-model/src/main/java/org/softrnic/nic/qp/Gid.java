@@ -35,8 +35,8 @@ public record Gid(long hi, long lo) {
     public static Gid parse(String text) {
         if (text.matches("[0-9a-fA-F]{32}")) return of(HexFormat.of().parseHex(text));
         try {
-            return of(InetAddress.getByName(text));
-        } catch (UnknownHostException e) {
+            return of(InetAddress.ofLiteral(text)); // an address, never a name to look up
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("not a GID: " + text, e);
         }
     }

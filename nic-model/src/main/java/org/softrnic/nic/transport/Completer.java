@@ -2,6 +2,7 @@ package org.softrnic.nic.transport;
 
 import org.softrnic.nic.Counter;
 import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.nic.mem.Access;
 import org.softrnic.nic.qp.QpState;
 import org.softrnic.nic.qp.QpType;
 import org.softrnic.nic.qp.QueuePair;
@@ -177,7 +178,7 @@ final class Completer {
             failHead(c, WcStatus.BAD_RESP_ERR);
             return Outcome.BAD_RESPONSE;
         }
-        if (!Sges.stillValid(engine.keys, w.sgList, w.sgeMrs, w.numSge)) return localError(c);
+        if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w.sgList, w.sgeMrs, w.numSge)) return localError(c);
         Sges.scatter(w.sgList, w.sgeMrs, w.numSge, offset, p.segment(), p.payloadOffset(), len);
         w.received = offset + len;
         advance(c, Psn.add(psn, 1));
@@ -197,7 +198,7 @@ final class Completer {
         if (w == null || !w.opcode.isAtomic() || w.state != SendWqe.State.PENDING || w.firstPsn != psn) {
             return impliedNak(c);
         }
-        if (!Sges.stillValid(engine.keys, w.sgList, w.sgeMrs, w.numSge)) return localError(c);
+        if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w.sgList, w.sgeMrs, w.numSge)) return localError(c);
         // the 8 bytes land in host (little-endian) order, as on an x86 host, over the SGE list (rxe copy_data)
         if (atomicResult == null) atomicResult = engine.arena.allocate(8, 8);
         atomicResult.set(HOST_LONG, 0, p.atomicAckEth().orig());

@@ -2,7 +2,6 @@ package org.softrnic.nic.transport;
 
 import java.util.HashMap;
 import java.util.Map;
-import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.RecvWqe;
 import org.softrnic.wire.Opcode;
@@ -73,7 +72,8 @@ final class QpContext {
     RecvWqe srqCopy;
     long respOffset;
     // RDMA WRITE in progress
-    MemoryRegion respWriteMr;
+    /** The RETH's rkey, looked up again for each later packet of the WRITE. */
+    int respWriteRkey;
     long respWriteVa;
     long respWriteRemaining;
     /** The DMA length of the RDMA WRITE in progress, reported as byte_len of a WRITE with immediate. */

@@ -96,6 +96,12 @@ final class Requester {
         }
         // LOCAL_INV: a fast-register region, or a type 2 window bound through this QP
         MemoryRegion mr = engine.keys.byLkey(w.invalidateRkey);
+        if (mr != null && mr.isFastReg() && mr.pd() == qp.pd() && mr.boundWindows() > 0) {
+            // a region with windows bound to it stays mapped (rxe: -EINVAL), or the windows would reach its next mapping
+            engine.completeSend(c, w, WcStatus.LOC_QP_OP_ERR);
+            engine.sendQueueError(c, null);
+            return;
+        }
         if (mr != null && mr.isFastReg() && mr.pd() == qp.pd()) {
             mr.invalidate();
             engine.completeSend(c, w, WcStatus.SUCCESS);

@@ -265,19 +265,22 @@ final class Responder {
             case SEND -> {
                 RecvWqe w = c.respWqe;
                 // the receive's regions may have been deregistered since its first packet (rxe's copy_data looks each up)
-                if (!Sges.stillValid(engine.keys, w.sges, w.sgeMrs, w.numSge)) return State.ERR_MALFORMED_WQE;
+                if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w.sges, w.sgeMrs, w.numSge)) return State.ERR_MALFORMED_WQE;
                 Sges.scatter(w.sges, w.sgeMrs, w.numSge, c.respOffset, p.segment(), p.payloadOffset(), len);
                 c.respOffset += len;
             }
             case RDMA_WRITE -> {
                 if (op.hasReth()) {
-                    c.respWriteMr = mr;
+                    c.respWriteRkey = p.reth().rkey();
                     c.respWriteVa = p.reth().va();
                     c.respWriteRemaining = Integer.toUnsignedLong(p.reth().dlen());
                     c.respWriteLength = c.respWriteRemaining;
                 }
                 if (len > 0) {
-                    MemoryRegion m = c.respWriteMr;
+                    // every packet of the WRITE checks its key again (rxe keeps the rkey in resp.rkey): a region
+                    // invalidated, deregistered or mapped elsewhere since the FIRST takes no more of it
+                    MemoryRegion m = op.hasReth() ? mr : resolveRkey(c.respWriteRkey, Access.REMOTE_WRITE, c.respWriteVa, len);
+                    if (m == null) return State.ERR_RKEY_VIOLATION;
                     MemorySegment.copy(p.segment(), p.payloadOffset(), m.segment(), m.offsetOf(c.respWriteVa), len);
                 }
                 c.respWriteVa += len;
@@ -339,7 +342,7 @@ final class Responder {
             int rkey = p.ieth().rkey();
             MemoryRegion target = engine.keys.byRkey(rkey);
             MemoryWindow mw = engine.keys.windowByRkey(rkey);
-            if (target != null && target.isFastReg() && target.pd() == c.qp.pd()) {
+            if (target != null && target.isFastReg() && target.pd() == c.qp.pd() && target.boundWindows() == 0) {
                 target.invalidate();
             } else if (mw != null && mw.type() == 2 && mw.boundQpn() == c.qp.qpn()) {
                 mw.invalidate();

@@ -26,12 +26,17 @@ final class Sges {
 
     /**
      * Whether the regions {@link #resolve} found for the list still stand: each still registered under its
-     * lkey and valid (not deregistered, invalidated or re-keyed since). Checked again each time data is placed.
+     * lkey, valid, and still covering its SGE with the access needed (a fast-register region invalidated and
+     * mapped again under the same key may lie elsewhere now). Checked again each time data is placed, as
+     * rxe's copy_data looks every lkey up again.
      */
-    static boolean stillValid(KeyTable keys, Sge[] sges, MemoryRegion[] mrs, int n) {
+    static boolean stillValid(KeyTable keys, ProtectionDomain pd, int needed, Sge[] sges, MemoryRegion[] mrs, int n) {
         for (int i = 0; i < n; i++) {
             MemoryRegion mr = mrs[i];
-            if (mr == null || !mr.valid() || keys.byLkey(sges[i].lkey) != mr) return false;
+            Sge s = sges[i];
+            if (mr == null || keys.byLkey(s.lkey) != mr || mr.check(pd, needed, s.addr, Integer.toUnsignedLong(s.length)) != null) {
+                return false;
+            }
         }
         return true;
     }

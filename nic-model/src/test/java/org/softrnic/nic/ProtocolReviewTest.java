@@ -390,7 +390,7 @@ class ProtocolReviewTest {
 
     // 13. B's QP takes receives from an SRQ. A SEND of 2 packets: its FIRST lands in SRQ WQE 5, its LAST is
     //     lost, and B is moved to ERR: WQE 5 completes IBV_WC_WR_FLUSH_ERR and IBV_EVENT_QP_LAST_WQE_REACHED
-    //     is raised (IBTA o10-2.2.2).
+    //     is raised (the IBTA rule rxe's patch quotes: no more WQEs on the receive queue of a QP in ERR).
     @Test
     void anSrqQpInErrFlushesThePartlyFilledWqeAndRaisesLastWqeReached() {
         Pair p = Pair.rc();

@@ -5,4 +5,14 @@ public final class UserError extends RuntimeException {
     public UserError(String message) {
         super(message);
     }
+
+    /** A TCP or UDP port given on the command line must be 1..65535. */
+    public static void checkPort(String option, int port) {
+        if (port < 1 || port > 65535) throw new UserError(option + " must be 1..65535, not " + port);
+    }
+
+    /** A --timeout in seconds: 0 for none, never negative. */
+    public static void checkTimeout(int seconds) {
+        if (seconds < 0) throw new UserError("--timeout must be 0 (none) or more seconds, not " + seconds);
+    }
 }

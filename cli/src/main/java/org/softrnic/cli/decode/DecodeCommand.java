@@ -48,7 +48,7 @@ public final class DecodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (port < 1 || port > 65535) throw new UserError("--udp-port must be 1..65535, not " + port);
+        UserError.checkPort("--udp-port", port);
         if (json && explain) throw new UserError("--explain annotates the text output; --json already names every field");
         PrintWriter out = spec.commandLine().getOut();
         CaptureDecoder decoder = new CaptureDecoder(new FrameCodec(port, checkUdpChecksum));

@@ -112,7 +112,7 @@ public final class PerfCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (op == null && !server) throw new UserError("OP is required: write, read, send or atomic");
-        if (timeout < 0) throw new UserError("--timeout must be 0 (none) or more seconds, not " + timeout);
+        UserError.checkTimeout(timeout);
         if (timeout > 0 && !server) throw new UserError("--timeout bounds a --server's wait for its client");
         PerfOp operation;
         try {
@@ -142,7 +142,7 @@ public final class PerfCommand implements Callable<Integer> {
             throw new UserError("--provider ibverbs runs both ends in this process on one real device;"
                     + " --link, --loss, --trace, --server and --connect are the soft provider's");
         }
-        if (oobPort < 1 || oobPort > 65535) throw new UserError("--oob-port must be 1..65535, not " + oobPort);
+        UserError.checkPort("--oob-port", oobPort);
         try {
             var kind = org.softrnic.emulator.link.LinkSpec.parse(link).kind();
             if (kind != org.softrnic.emulator.link.LinkSpec.Kind.INPROC && kind != org.softrnic.emulator.link.LinkSpec.Kind.UDP) {

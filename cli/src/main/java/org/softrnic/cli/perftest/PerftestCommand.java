@@ -108,8 +108,8 @@ public final class PerftestCommand implements Callable<Integer> {
         if (qps < 1 || qps > 16384) throw new UserError("-q must be 1..16384");
         if (qps > 1 && t.kind != PerftestTest.Kind.BW) throw new UserError("Multiple QPs only available on bw tests");
         if (spec.commandLine().getParseResult().hasMatchedOption("-D")) positive("-D", duration);
-        if (port < 1 || port > 65535) throw new UserError("-p must be 1..65535, not " + port);
-        if (timeout < 0) throw new UserError("--timeout must be 0 (none) or more seconds, not " + timeout);
+        UserError.checkPort("-p", port);
+        UserError.checkTimeout(timeout);
         if (duration > 0 && all) throw new UserError("Duration mode currently doesn't support running on all sizes.");
         if (verify && (t.kind != PerftestTest.Kind.BW || (t.verb != PerftestTest.Verb.READ && t.verb != PerftestTest.Verb.WRITE))) {
             throw new UserError("--verify is for read_bw and write_bw");

@@ -92,7 +92,7 @@ public final class PingpongCommand implements Callable<Integer> {
         int bytes = size != null ? size : qpType == QpType.UD ? 2048 : 4096;
         if (rxDepth < 2) throw new UserError("-r must be at least 2, not " + rxDepth);
         if (iters < 1) throw new UserError("-n must be positive, not " + iters);
-        if (port < 1 || port > 65535) throw new UserError("-p must be 1..65535, not " + port);
+        UserError.checkPort("-p", port);
         Mtu pathMtu;
         try {
             pathMtu = Mtu.ofBytes(mtu);
@@ -102,7 +102,7 @@ public final class PingpongCommand implements Callable<Integer> {
         boolean srq = type.equalsIgnoreCase("srq");
         if (srq && verify) throw new UserError("--verify checks one QP's messages in order; srq spreads them over " + numQp);
         if (srq && (numQp < 1 || numQp > Pingpong.SRQ_MAX_QP)) throw new UserError("-q must be 1.." + Pingpong.SRQ_MAX_QP);
-        if (timeout < 0) throw new UserError("--timeout must be 0 (none) or more seconds, not " + timeout);
+        UserError.checkTimeout(timeout);
         Pingpong.Options o = new Pingpong.Options(qpType, srq, numQp, port, ibPort, bytes, pathMtu, rxDepth, iters, sl, events, gidIndex,
                 server, waitSeconds, verify, timeout);
         return dev.run("pingpong", (ctx, progress) -> new Pingpong(o, spec.commandLine().getOut(), progress).run(ctx));

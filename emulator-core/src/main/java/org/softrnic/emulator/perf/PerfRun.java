@@ -99,13 +99,14 @@ public final class PerfRun {
      */
     public static PerfServerReport serve(PerfOptions o, int oobPort, int timeoutSeconds, Runnable onListening) {
         LinkSpec link = udpLink(o.link(), "--server");
+        int waitMs = (int) Math.min(Integer.MAX_VALUE, timeoutSeconds * 1000L); // 0: for ever
         // the device is bound first: "serving" is said only once both the link and the TCP port are ours
         try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.seed(), o.progress(), o.trace());
              var ctx = new Closing(dev);
              ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(link.address(), oobPort));
-            listener.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutSeconds * 1000L));
+            listener.setSoTimeout(waitMs);
             onListening.run();
             Socket accepted;
             try {
@@ -115,7 +116,7 @@ public final class PerfRun {
             }
             try (Socket s = accepted; Oob oob = new Oob(s)) {
                 // the hello may come long after the connection (a forwarder connects first): the wait for a client
-                s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutSeconds * 1000L));
+                s.setSoTimeout(waitMs);
                 Oob.Hello hello = oob.receive(Oob.Hello.class);
                 s.setSoTimeout(exchangeTimeoutMs());
                 PerfOptions run;

@@ -91,13 +91,13 @@ final class Completer {
         switch (AethType.of(syndrome)) {
             case ACK -> {
                 Through t = completeThrough(c, psn);
-                if (t != Through.COMPLETED) return t == Through.INSIDE_RESPONSE ? insideRead() : impliedNak(c);
+                if (t != Through.COMPLETED) return stopped(c, t);
                 advance(c, Psn.add(psn, 1));
                 return Outcome.ACKED;
             }
             case RNR_NAK -> {
                 Through t = completeThrough(c, Psn.add(psn, -1));
-                if (t != Through.COMPLETED) return t == Through.INSIDE_RESPONSE ? insideRead() : impliedNak(c);
+                if (t != Through.COMPLETED) return stopped(c, t);
                 engine.counters.inc(Counter.RCVD_RNR_ERR);
                 if (Psn.diff(psn, c.compPsn) > 0) c.compPsn = psn; // no progress for the NAKed PSN itself
                 if (c.compRnrRetryLeft == 0) {
@@ -114,7 +114,7 @@ final class Completer {
             }
             case NAK -> {
                 Through t = completeThrough(c, Psn.add(psn, -1));
-                if (t != Through.COMPLETED) return t == Through.INSIDE_RESPONSE ? insideRead() : impliedNak(c);
+                if (t != Through.COMPLETED) return stopped(c, t);
                 NakCode code = NakCode.of(syndrome & 0x1f);
                 if (code == null) {
                     // a reserved NAK code: rxe's check_ack fails the WQE as a remote operational error
@@ -142,8 +142,12 @@ final class Completer {
         }
     }
 
-    /** rxe's check_psn: nothing but a READ response enters the response range of the READ at the head. */
-    private Outcome insideRead() {
+    /**
+     * An ACK or NAK that stopped at a READ or atomic: inside its response range it is ignored (rxe's check_psn:
+     * only READ responses enter it); past it, its response was lost (an implied NAK).
+     */
+    private Outcome stopped(QpContext c, Through t) {
+        if (t == Through.PAST_RESPONSE) return impliedNak(c);
         engine.counters.inc(Counter.DROP_ACK_INSIDE_READ);
         return Outcome.INSIDE_READ;
     }

@@ -3,7 +3,6 @@ package org.softrnic.cli;
 import java.io.PrintWriter;
 import org.softrnic.cli.decode.DecodeCommand;
 import org.softrnic.cli.perf.PerfCommand;
-import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,7 +12,8 @@ import picocli.CommandLine.Command;
         exitCodeList = {"0:success", "1:a failure at run time: a peer, a file, the environment (one line on stderr)",
                 "2:an invalid command line: an option, a value, a combination (one line on stderr)",
                 "70:a bug in softrnic (a stack trace; please report it)"},
-        subcommands = {DecodeCommand.class, org.softrnic.cli.devices.DevicesCommand.class, org.softrnic.cli.check.CheckCommand.class, org.softrnic.cli.demo.DemoCommand.class, org.softrnic.cli.demo.LadderCommand.class, org.softrnic.cli.explain.ExplainCommand.class, PerfCommand.class, org.softrnic.cli.pingpong.PingpongCommand.class, org.softrnic.cli.perftest.PerftestCommand.class, AutoComplete.GenerateCompletion.class},
+        subcommands = {DecodeCommand.class, org.softrnic.cli.devices.DevicesCommand.class, org.softrnic.cli.check.CheckCommand.class, org.softrnic.cli.demo.DemoCommand.class, org.softrnic.cli.demo.LadderCommand.class, org.softrnic.cli.explain.ExplainCommand.class, PerfCommand.class, org.softrnic.cli.pingpong.PingpongCommand.class, org.softrnic.cli.perftest.PerftestCommand.class, CompletionCommand.class,
+                CommandLine.HelpCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic demo --list", "  softrnic demo write", "  softrnic explain rnr",
                 "  softrnic ladder samples/netns_minipeer.pcap", "  softrnic decode samples/netns_minipeer.pcap",
@@ -61,6 +61,22 @@ public final class Main implements Runnable {
         return (noColor != null && !noColor.isEmpty()) || "dumb".equals(env.get("TERM"));
     }
 
+    /**
+     * picocli reports a missing parameter before an unknown option ({@code explain --foo}: "Missing required
+     * parameter: 'TOPIC'"); the unknown option is what the user got wrong.
+     */
+    private static String unknownOption(CommandLine.ParameterException ex, CommandLine c, String[] args) {
+        if (!(ex instanceof CommandLine.MissingParameterException)) return ex.getMessage();
+        for (String arg : args) {
+            String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if (name.startsWith("-") && name.length() > 1 && c.getCommandSpec().findOption(name) == null
+                    && !c.getCommandSpec().subcommands().containsKey(name)) {
+                return "Unknown option: '" + name + "'";
+            }
+        }
+        return ex.getMessage();
+    }
+
     /** Runs the command line with the given streams and returns the exit code. */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cmd = new CommandLine(new Main());
@@ -72,7 +88,7 @@ public final class Main implements Runnable {
         cmd.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
             String name = c.getCommandSpec().qualifiedName();
-            err.println(name + ": " + ex.getMessage() + " (see '" + name + " --help')");
+            err.println(name + ": " + Printable.of(unknownOption(ex, c, a)) + " (see '" + name + " --help')");
             err.flush();
             return EXIT_USAGE;
         });

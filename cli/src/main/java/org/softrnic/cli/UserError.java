@@ -11,6 +11,15 @@ public final class UserError extends RuntimeException {
         if (port < 1 || port > 65535) throw new UserError(option + " must be 1..65535, not " + port);
     }
 
+    /** A path MTU given as {@code option}: one of the five IBTA sizes. */
+    public static org.softrnic.nic.qp.Mtu mtu(String option, int bytes) {
+        try {
+            return org.softrnic.nic.qp.Mtu.ofBytes(bytes);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(option + " must be 256, 512, 1024, 2048 or 4096 (a path MTU), not " + bytes);
+        }
+    }
+
     /** A --timeout in seconds: 0 for none, never negative. */
     public static void checkTimeout(int seconds) {
         if (seconds < 0) throw new UserError("--timeout must be 0 (none) or more seconds, not " + seconds);

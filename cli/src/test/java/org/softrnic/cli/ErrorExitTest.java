@@ -30,7 +30,7 @@ class ErrorExitTest {
         StringWriter err = new StringWriter();
         int rc = Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "pingpong", "rc", "--link", "udp:127.0.0.1:0");
         assertEquals(Main.EXIT_USAGE, rc, err.toString());
-        assertTrue(err.toString().contains("--link udp:127.0.0.1:0: udp_port must be 1..65535"), err.toString());
+        assertTrue(err.toString().contains("--link udp:127.0.0.1:0: the UDP port must be 1..65535 here, not 0"), err.toString());
         assertFalse(err.toString().contains("\tat "), "a stack trace:\n" + err);
     }
 }

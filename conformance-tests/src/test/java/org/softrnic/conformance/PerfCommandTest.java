@@ -31,7 +31,7 @@ class PerfCommandTest {
             assertEquals(op.toUpperCase(), o.get("op").asString());
             assertEquals(400, o.get("iterations").asLong());
             assertTrue(o.get("verified").asBoolean(), op);
-            assertTrue(o.get("bw_average_mbps").asDouble() > 0);
+            assertTrue(o.get("bw_average_MBps").asDouble() > 0);
             assertTrue(o.get("error").isNull());
         }
     }

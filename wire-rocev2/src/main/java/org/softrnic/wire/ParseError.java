@@ -30,6 +30,11 @@ public enum ParseError {
     BAD_PAD("BTH pad count does not fit the payload"),
     /** Payload present where the opcode has none, or of a length the opcode forbids. */
     LENGTH_MISMATCH("payload length not allowed for this opcode"),
+    /**
+     * A capture kept only the first part of the frame (a short snaplen): the headers were read, the payload and
+     * the ICRC were not captured, so the ICRC cannot be checked.
+     */
+    CAPTURE_CUT("captured only in part (snaplen): ICRC not checked"),
     /** The ICRC over the packet does not equal the ICRC it carries. */
     ICRC_MISMATCH("ICRC mismatch");
 

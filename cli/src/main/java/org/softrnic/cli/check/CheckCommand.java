@@ -20,16 +20,24 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "check", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Runs the verbs contract: RC send, write, read and atomics, UD, SRQ, completion channels, async events,"
+        description = "Run the verbs contract: RC send, write, read and atomics, UD, SRQ, completion channels, async events,"
                 + " the error statuses and object lifetimes, with data and completions checked. The soft provider runs it"
                 + " between two soft RNICs; ibverbs on one real device in loopback (two contexts). Exit 0 when every scenario passes.",
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic check", "  softrnic check --provider ibverbs -d rxe0", "  softrnic check rc-read ud-send"})
 public final class CheckCommand implements Callable<Integer> {
+    /** The scenarios' names, for shell completion. */
+    static final class Names implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Contract.SCENARIOS.keySet().iterator();
+        }
+    }
+
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "0..*", paramLabel = "SCENARIO", description = "run only these (default: all)")
+    @Parameters(arity = "0..*", paramLabel = "SCENARIO", completionCandidates = CheckCommand.Names.class, description = "run only these (default: all)")
     List<String> only = new ArrayList<>();
 
     @Option(names = "--provider", paramLabel = "NAME", defaultValue = "soft", description = "soft (default) or ibverbs")
@@ -38,7 +46,7 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "ibverbs: the device (default: the first listed)")
     String device;
 
-    @Option(names = {"-x", "--gid-index"}, defaultValue = "-1",
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "N", defaultValue = "-1",
             description = "ibverbs: the GID index to use (default: the first IPv4-mapped one, RoCEv2 over IPv4)")
     int gidIndex;
 
@@ -50,6 +58,11 @@ public final class CheckCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         DeviceOptions.checkProvider(provider);
+        if (provider.equals("soft") && device != null) throw new UserError("-d names a real device; give it with --provider ibverbs");
+        if (provider.equals("soft") && gidIndex != -1) {
+            throw new UserError("-x picks a real device's GID; the soft provider's two RNICs have one GID each (use --provider ibverbs)");
+        }
+        if (gidIndex < -1) throw new UserError("-x: must be a GID index, 0 or more, not " + gidIndex);
         List<Contract.Result> results = provider.equals("soft") ? soft() : ibverbs();
         int failed = 0;
         for (Contract.Result r : results) {

@@ -78,9 +78,9 @@ public final class DecodeCommand implements Callable<Integer> {
                 if (d.roce() && !d.icrcOk()) bad++;
                 if (json) {
                     jsonOut.write(files.size() > 1 ? file.toString() : null, f.number(), relative,
-                            f.originalLength(), d);
+                            f.originalLength(), f.data().length, d);
                 } else {
-                    textOut.write(f.number(), relative, f.originalLength(), d, explain ? CaptureDecoder.ipPacket(f, d) : null);
+                    textOut.write(f.number(), relative, f.originalLength(), f.data().length, d, explain ? CaptureDecoder.ipPacket(f, d) : null);
                 }
             }
         }

@@ -16,7 +16,8 @@ public final class JsonFrameWriter {
         this.out = out;
     }
 
-    public void write(String file, int number, long relativeNanos, int length, DecodedFrame d) {
+    /** @param captured the bytes the capture kept of the frame's {@code length} */
+    public void write(String file, int number, long relativeNanos, int length, int captured, DecodedFrame d) {
         ObjectNode o = mapper.createObjectNode();
         if (file != null) o.put("file", file);
         o.put("frame", number);
@@ -24,6 +25,7 @@ public final class JsonFrameWriter {
         if (d.roce()) {
             o.put("time_relative", java.math.BigDecimal.valueOf(relativeNanos, 9).setScale(6, java.math.RoundingMode.HALF_UP));
             o.put("length", length);
+            if (captured < length) o.put("captured_length", captured);
             List<Layer> layers = FrameLayers.of(d);
             for (Layer l : layers) {
                 if (l.scalar()) {
@@ -34,9 +36,11 @@ public final class JsonFrameWriter {
                 }
             }
             o.put("icrc_ok", d.icrcOk());
-            if (d.packet() != null) o.put("icrc_expected", DecodedFrame.icrcHex(d.icrcExpected()));
+            if (d.packet() != null && d.error() != org.softrnic.wire.ParseError.CAPTURE_CUT) {
+                o.put("icrc_expected", DecodedFrame.icrcHex(d.icrcExpected()));
+            }
             if (d.error() == null) o.putNull("error");
-            else o.put("error", d.errorMessage());
+            else o.put("error", TextFrameWriter.verdict(d, captured, length));
         } else if (d.error() != null) {
             o.put("error", d.errorMessage());
         }

@@ -14,18 +14,28 @@ public final class TextFrameWriter {
     }
 
     public void write(int number, long relativeNanos, int length, DecodedFrame d) {
-        write(number, relativeNanos, length, d, null);
+        write(number, relativeNanos, length, length, d, null);
+    }
+
+    /** What the frame's check found, in words: "ICRC ok", the first failed check, or how much a snaplen kept. */
+    public static String verdict(DecodedFrame d, int captured, int length) {
+        if (d.icrcOk()) return "ICRC ok";
+        if (d.error() == org.softrnic.wire.ParseError.CAPTURE_CUT || (captured < length && d.error() == org.softrnic.wire.ParseError.TRUNCATED)) {
+            return "captured " + captured + " of " + length + " bytes (snaplen): "
+                    + (d.packet() != null ? "ICRC not checked" : "the RoCE headers are cut");
+        }
+        return d.errorMessage();
     }
 
     /** With {@code ip}, the packet from its IP header on: on an ICRC mismatch, explain draws what the ICRC covers. */
-    public void write(int number, long relativeNanos, int length, DecodedFrame d, byte[] ip) {
+    public void write(int number, long relativeNanos, int length, int captured, DecodedFrame d, byte[] ip) {
         String time = String.format("%.6f", relativeNanos / 1e9);
         if (!d.roce()) {
             out.printf("frame %d  %s  %d bytes  not RoCEv2%s%n", number, time, length,
                     d.error() == null ? "" : "  (" + d.errorMessage() + ")");
             return;
         }
-        String verdict = d.icrcOk() ? "ICRC ok" : d.errorMessage();
+        String verdict = verdict(d, captured, length);
         String name = d.packet() == null ? "" : "  " + d.packet().opcode().name();
         out.printf("frame %d  %s  %d bytes  RoCEv2%s  %s%n", number, time, length, name, verdict);
         for (Layer l : FrameLayers.of(d)) {
@@ -42,7 +52,7 @@ public final class TextFrameWriter {
                 out.printf("  %-12s%s%n", l.name(), sb);
             }
         }
-        if (explain && d.packet() != null) {
+        if (explain && d.packet() != null && d.error() != org.softrnic.wire.ParseError.CAPTURE_CUT) {
             out.printf("  icrc verdict: %s. The ICRC is CRC-32 over 8 bytes of 0xff, the IP header with %s set to"
                     + " ones, the UDP header with its checksum set to ones, the BTH with byte 4 (FECN/BECN) set to"
                     + " ones, and everything after the BTH; it is stored little-endian.%n",

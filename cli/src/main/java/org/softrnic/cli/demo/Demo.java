@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Demo {
     /** What a played scenario left behind, for the ladder and the exports. */
     record Played(Scenario scenario, DemoOptions options, List<WireStep> steps, List<DemoRig.Seen> completions,
-                  List<String> events, Map<String, Map<String, Long>> counters) {}
+                  List<DemoRig.Event> events, List<String> notes,
+                  Map<String, Map<String, Long>> counters) {}
 
     private Demo() {
     }
@@ -28,7 +29,7 @@ final class Demo {
             }
             s.script.play(new Scenario.Stage(rig), o, size);
             List<WireStep> steps = WireStep.of(rig.simulation().trace(), new String[] {"A", "B"});
-            return new Played(s, o, steps, List.copyOf(rig.completions), List.copyOf(rig.events),
+            return new Played(s, o, steps, List.copyOf(rig.completions), List.copyOf(rig.events), List.copyOf(rig.notes),
                     Map.of("A", moved(rig.a.device().counters()), "B", moved(rig.b.device().counters())));
         }
     }
@@ -53,19 +54,22 @@ final class Demo {
         out.println("completions:");
         if (p.completions().isEmpty()) out.println("  none");
         for (DemoRig.Seen c : p.completions()) {
-            out.printf("  %s  %-22s %-14s wr_id %d  %d bytes%s%n", c.side(), c.wc().status.ibvName(), c.wc().opcode,
+            out.printf("  %s  %-22s %-18s wr_id %d  %d bytes%s%n", c.side(), c.wc().status.ibvName(), c.wc().opcode,
                     c.wc().wrId, c.wc().byteLen, (c.wc().wcFlags & org.softrnic.nic.cq.WorkCompletion.WC_WITH_IMM) != 0
                             ? String.format("  imm 0x%08x", c.wc().immData) : "");
         }
         if (!p.events().isEmpty()) {
             out.println("asynchronous events:");
-            for (String e : p.events()) out.println("  " + e);
+            for (DemoRig.Event e : p.events()) {
+                out.printf("  %s  %s: %s%n", e.side(), e.type().ibvName(), org.softrnic.cli.explain.EventText.meaning(e.type()));
+            }
         }
+        for (String n : p.notes()) out.println(n);
         out.println("counters that moved:");
         for (String side : new String[] {"A", "B"}) {
             StringBuilder sb = new StringBuilder();
             p.counters().get(side).forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
-            out.printf("  %s%s%n", side, sb);
+            out.printf("  %s%s%n", side, sb.isEmpty() ? " (none)" : sb);
         }
         out.flush();
     }

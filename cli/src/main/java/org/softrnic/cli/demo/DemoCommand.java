@@ -11,17 +11,26 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Two soft RNICs on the in-process fabric play a scenario, and the packets between them are drawn"
+        description = "Play a scenario between two soft RNICs on the in-process fabric and draw the packets between them"
                 + " as a ladder: time runs down, each arrow a packet with its opcode, PSN and size, and a line on what it does.",
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic demo --list", "  softrnic demo write", "  softrnic demo multi-packet --mtu 1024 --size 5000",
                 "  softrnic demo loss --drop 4", "  softrnic demo write --loss 0.2 --seed 7",
                 "  softrnic demo read --pcap read.pcap --svg read.svg"})
 public final class DemoCommand implements Callable<Integer> {
+    /** The scenarios' names, for shell completion. */
+    static final class Names implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(Scenario.values()).map(s -> s.id).iterator();
+        }
+    }
+
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "what to play; --list shows them")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", completionCandidates = DemoCommand.Names.class,
+            description = "what to play; --list shows them")
     String scenario;
 
     @Option(names = "--list", description = "list the scenarios")
@@ -65,12 +74,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         Scenario s = Scenario.byId(scenario);
         if (s == null) throw new UserError("no scenario '" + scenario + "'; softrnic demo --list shows them");
-        Mtu m;
-        try {
-            m = Mtu.ofBytes(mtu);
-        } catch (IllegalArgumentException e) {
-            throw new UserError("--mtu: " + e.getMessage());
-        }
+        Mtu m = UserError.mtu("--mtu", mtu);
         if (size != null && (size < 1 || size > 1 << 24)) throw new UserError("--size must be 1..16777216, not " + size);
         if (!(loss >= 0 && loss < 1)) throw new UserError("--loss must lie in [0, 1), not " + loss);
         if (drop != null && drop < 1) throw new UserError("--drop must be positive, not " + drop);

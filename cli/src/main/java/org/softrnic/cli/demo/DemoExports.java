@@ -73,7 +73,14 @@ final class DemoExports {
             n.put("byte_len", c.wc().byteLen);
         }
         ArrayNode events = root.putArray("events");
-        p.events().forEach(events::add);
+        for (DemoRig.Event e : p.events()) {
+            ObjectNode n = events.addObject();
+            n.put("side", e.side());
+            n.put("event", e.type().ibvName());
+            n.put("meaning", org.softrnic.cli.explain.EventText.meaning(e.type()));
+        }
+        ArrayNode notes = root.putArray("notes");
+        p.notes().forEach(notes::add);
         ObjectNode counters = root.putObject("counters");
         p.counters().forEach((side, m) -> {
             ObjectNode c = counters.putObject(side);

@@ -35,6 +35,9 @@ final class DemoRig implements AutoCloseable {
     /** A completion and the side that saw it. */
     record Seen(String side, WorkCompletion wc) {}
 
+    /** An asynchronous event and the side that got it. */
+    record Event(String side, org.softrnic.nic.AsyncEvent.Type type) {}
+
     private final Arena arena = Arena.ofShared();
     /** What a scenario made besides the stage's own objects, closed first, last made first. */
     private final List<AutoCloseable> extra = new ArrayList<>();
@@ -93,7 +96,9 @@ final class DemoRig implements AutoCloseable {
     }
 
     /** Asynchronous events and the side that got them. */
-    final List<String> events = new ArrayList<>();
+    final List<Event> events = new ArrayList<>();
+    /** What a scenario found afterwards and says in words (the atomic's result, for one). */
+    final List<String> notes = new ArrayList<>();
 
     /** Runs the fabric until nothing is in flight and no timer is armed, then collects completions and events. */
     void run() {
@@ -103,7 +108,7 @@ final class DemoRig implements AutoCloseable {
         for (Side s : new Side[] {a, b}) {
             try {
                 org.softrnic.nic.AsyncEvent e;
-                while ((e = s.ctx().getAsyncEvent(java.time.Duration.ZERO)) != null) events.add(s.name() + "  " + e.type().ibvName());
+                while ((e = s.ctx().getAsyncEvent(java.time.Duration.ZERO)) != null) events.add(new Event(s.name(), e.type()));
             } catch (InterruptedException ie) {
                 Thread.currentThread().interrupt();
             }

@@ -33,11 +33,13 @@ public final class LadderCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         org.softrnic.cli.OutputFiles.check(svg, "--svg");
-        List<WireStep> steps = WireStep.ofCapture(org.softrnic.cli.decode.CaptureFiles.read(file, "ladder", spec.commandLine().getErr()).frames());
+        var frames = org.softrnic.cli.decode.CaptureFiles.read(file, "ladder", spec.commandLine().getErr()).frames();
+        List<WireStep> steps = WireStep.ofCapture(frames);
         PrintWriter out = spec.commandLine().getOut();
         if (steps.isEmpty()) {
             out.println(file + ": no RoCEv2 packets");
             out.flush();
+            if (svg != null) throw new org.softrnic.cli.RunFailure("--svg: nothing to draw, so " + svg + " was not written");
             return 0;
         }
         String left = steps.getFirst().from();
@@ -47,6 +49,13 @@ public final class LadderCommand implements Callable<Integer> {
         ladder.header(left, right);
         ladder.steps(steps);
         out.flush();
+        var decoder = new org.softrnic.wire.pcap.CaptureDecoder();
+        long cut = frames.stream().filter(f -> f.data().length < f.originalLength() && decoder.decode(f).roce()).count();
+        if (cut > 0) {
+            spec.commandLine().getErr().printf("softrnic ladder: %d frame%s captured in part (snaplen): drawn from their headers,"
+                    + " ICRC not checked%n", cut, cut == 1 ? " was" : "s were");
+            spec.commandLine().getErr().flush();
+        }
         if (svg != null) Files.writeString(svg, LadderSvg.render(file.getFileName().toString(), left, left, right, steps));
         return 0;
     }

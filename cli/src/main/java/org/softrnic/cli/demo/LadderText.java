@@ -45,10 +45,32 @@ final class LadderText {
         String paint = s.dropped() || s.refused() != null ? "31" : s.again() != null ? "33" : p != null && p.aeth() != null && p.aeth().type() != org.softrnic.wire.header.AethType.ACK ? "35" : "36";
         out.printf("%12.3f  |%s|  %s%n", (s.sentAt() - t0) / 1000.0, color ? "\u001b[" + paint + "m" + arrow + "\u001b[0m" : arrow,
                 StepNotes.of(s));
-        String fields = p == null ? "" : HeaderFields.of(p);
-        if (!fields.isEmpty()) {
+        for (String fields : wrap(p == null ? "" : HeaderFields.of(p), LANE - 4)) {
             out.printf("%12s  |%s|%n", "", right ? pad("   " + fields, LANE) : padLeft(fields + "   ", LANE));
         }
+    }
+
+    /**
+     * The header fields in lines that keep a space from both lanes, filled greedily and broken between
+     * fields, never inside one; a header carried over to the next line is indented.
+     */
+    static List<String> wrap(String fields, int width) {
+        List<String> lines = new java.util.ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String header : fields.isEmpty() ? new String[0] : fields.split("  ")) {
+            for (String word : header.split(" ")) {
+                boolean first = word.equals(header.split(" ")[0]);
+                String gap = line.isEmpty() ? "" : first ? "  " : " ";
+                if (!line.isEmpty() && line.length() + gap.length() + word.length() > width) {
+                    lines.add(line.toString());
+                    line.setLength(0);
+                    gap = first ? "" : "  ";
+                }
+                line.append(gap).append(word);
+            }
+        }
+        if (!line.isEmpty()) lines.add(line.toString());
+        return lines;
     }
 
     /** Opcodes without their transport prefix: the lane says RC or UD once, at the top. */

@@ -50,6 +50,12 @@ enum Scenario {
         cas.swap = 7;
         r.a.qp().postSend(cas);
         r.run();
+        long fetched = r.a.mr().segment().get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        long found = r.a.mr().segment().get(ValueLayout.JAVA_LONG_UNALIGNED, 8);
+        long now = r.b.mr().segment().get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        r.note(String.format("result: the fetch-and-add found %d; the compare-and-swap found %d, %s; B's 8 bytes now hold %d",
+                fetched, found, found == cas.compareAdd ? "equal to compare " + cas.compareAdd + ", so it swapped in " + cas.swap
+                        : "not compare " + cas.compareAdd + ", so nothing was swapped", now));
     }),
     MULTI_PACKET("multi-packet", "A WRITE larger than the path MTU goes out as FIRST, MIDDLE..., LAST", 3584, 0, 64, (r, o, size) -> {
         r.post(r.a, SendOpcode.RDMA_WRITE, size, 1);
@@ -102,6 +108,7 @@ enum Scenario {
         bind.bindLength = 4096;
         bind.bindAccess = Access.REMOTE_WRITE;
         r.b.qp().postSend(bind);
+        r.run(); // the bind completes before A's WRITE uses its rkey
         SendWr in = r.request(r.a, SendOpcode.RDMA_WRITE, size, 1);
         in.remoteAddr = bind.bindAddr;
         in.rkey = bind.bindRkey;
@@ -209,6 +216,11 @@ enum Scenario {
 
         <T extends AutoCloseable> T keep(T c) {
             return rig.keep(c);
+        }
+
+        /** A line printed after the completions: what the scenario's result was, in words. */
+        void note(String line) {
+            rig.notes.add(line);
         }
 
         /** A UD QP on each side, ready to send and receive with {@link #QKEY}. */

@@ -64,7 +64,9 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
             if (!(from.equals(a) && to.equals(b)) && !(from.equals(b) && to.equals(a))) continue;
             byte[] ip = org.softrnic.wire.pcap.CaptureDecoder.ipPacket(f, d);
             if (ip == null) continue;
-            String refused = d.packet() == null ? "malformed (" + d.errorMessage() + "): the receiver drops it"
+            // a frame the snaplen cut is drawn from its headers: what the receiver made of it is not known
+            String refused = d.error() == org.softrnic.wire.ParseError.CAPTURE_CUT ? null
+                    : d.packet() == null ? "malformed (" + d.errorMessage() + "): the receiver drops it"
                     : !d.icrcOk() ? d.errorMessage() + ": the receiver drops it" : null;
             steps.add(marker.step(f.timestampNanos(), from, to, ip, d.packet(), false, refused));
         }

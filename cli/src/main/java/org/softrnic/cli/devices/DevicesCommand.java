@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "devices", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Lists the RDMA devices the commands can use, as ibv_devices does: the soft RNIC, and every real device"
+        description = "List the RDMA devices the commands can use, as ibv_devices does: the soft RNIC, and every real device"
                 + " (hardware, rxe, siw) that libibverbs finds (--provider ibverbs).",
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic devices", "  softrnic devices -v        (ports and GID tables too, as ibv_devinfo -v)"})

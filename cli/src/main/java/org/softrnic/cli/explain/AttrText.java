@@ -51,6 +51,11 @@ final class AttrText {
     private AttrText() {
     }
 
+    /** Every attribute's IBV_QP_* name (shell completion). */
+    static List<String> names() {
+        return MEANING.keySet().stream().map(QpAttrMask::describe).toList();
+    }
+
     /** "IBV_QP_AV"; with {@code bare}, also "AV". Null if it names no attribute. */
     static List<String> of(String u, boolean bare) {
         String name = u.startsWith("IBV_QP_") ? u : bare ? "IBV_QP_" + u : null;

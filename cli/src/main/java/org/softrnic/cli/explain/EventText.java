@@ -6,7 +6,7 @@ import java.util.Map;
 import org.softrnic.nic.AsyncEvent;
 
 /** What each IBV_EVENT_* asynchronous event means (ibv_get_async_event(3), IBTA 11.6.3) and what it concerns. */
-final class EventText {
+public final class EventText {
     private static final Map<AsyncEvent.Type, String> MEANING = new EnumMap<>(AsyncEvent.Type.class);
 
     static {
@@ -61,7 +61,8 @@ final class EventText {
                         + " every event must be acknowledged with ibv_ack_async_event");
     }
 
-    static String meaning(AsyncEvent.Type t) {
+    /** One line on what the event says and what it concerns. */
+    public static String meaning(AsyncEvent.Type t) {
         return MEANING.getOrDefault(t, "an asynchronous event of the device");
     }
 }

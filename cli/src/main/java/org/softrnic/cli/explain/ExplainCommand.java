@@ -24,7 +24,7 @@ public final class ExplainCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "TOPIC", description = "what to explain")
+    @Parameters(index = "0", paramLabel = "TOPIC", completionCandidates = Topics.class, description = "what to explain")
     String topic;
 
     @Override

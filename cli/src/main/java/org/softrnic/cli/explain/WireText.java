@@ -13,6 +13,7 @@ import org.softrnic.wire.Opcode;
 final class WireText {
     /** Topic key (upper case, no underscores) to its lines. */
     private static final Map<String, List<String>> TOPICS = new LinkedHashMap<>();
+    private static final List<String> NAMES = new java.util.ArrayList<>();
 
     static {
         header(new String[] {"BTH"}, "BTH", Opcode.BTH_BYTES, "base transport header, first in every RoCEv2 packet, right after UDP",
@@ -110,6 +111,12 @@ final class WireText {
 
     private static void topic(String[] keys, List<String> lines) {
         for (String k : keys) TOPICS.put(k.replace("_", ""), lines);
+        NAMES.add(keys[0]);
+    }
+
+    /** The first name of each header and term, as a user types it (shell completion). */
+    static List<String> names() {
+        return List.copyOf(NAMES);
     }
 
     /** The lines for a header or term (upper case, '-' already made '_'), or null. */

@@ -39,6 +39,10 @@ public final class ToolDevice {
             throw new UserError("--link " + link + ": " + command + " needs udp:ADDR[:PORT] or a frame port"
                     + " (qemu-listen:PORT,ip=A/N, qemu-connect:PORT,ip=A/N or tap:IFNAME,ip=A/N)");
         }
+        if (!spec.frames() && spec.port() == 0) {
+            throw new UserError("--link " + link + ": the UDP port must be 1..65535 here, not 0: a peer sends to a port it"
+                    + " knows (rxe's is 4791)");
+        }
         SoftRnicConfig config;
         try {
             config = SoftRnicConfig.builder().name(device).gid(linkLocal(spec.address().getAddress()))

@@ -30,14 +30,22 @@ import picocli.CommandLine.Model.CommandSpec;
                 "  softrnic perf send --loss 0.05 --seed 7 --verify --json",
                 "  softrnic perf write --link udp:127.0.0.1:14791 --size 65536",
                 "  softrnic perf read --link udp:[::1] --verify",
-                "  softrnic perf --server --link udp:127.0.0.2          (one process...)",
-                "  softrnic perf write --connect 127.0.0.2 --link udp:127.0.0.1 --verify",
-                "                                                   (...and another)"})
+                "  # a server in one process, its client in another:",
+                "  softrnic perf --server --link udp:127.0.0.2",
+                "  softrnic perf write --connect 127.0.0.2 --link udp:127.0.0.1 --verify"})
 public final class PerfCommand implements Callable<Integer> {
+    /** The OPs, for shell completion. */
+    static final class Ops implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(PerfOp.values()).map(o -> o.name().toLowerCase(Locale.ROOT)).iterator();
+        }
+    }
+
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "OP", description = "write, read, send or atomic (not with --server: the client chooses)")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "OP", completionCandidates = PerfCommand.Ops.class, description = "write, read, send or atomic (not with --server: the client chooses)")
     String op;
 
     @Option(names = "--provider", paramLabel = "NAME", defaultValue = "soft",
@@ -153,7 +161,7 @@ public final class PerfCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         try {
-            o = new PerfOptions(operation, link, size, iters, qps, Mtu.ofBytes(mtu), loss, seed, verify, txDepth, progress,
+            o = new PerfOptions(operation, link, size, iters, qps, UserError.mtu("--mtu", mtu), loss, seed, verify, txDepth, progress,
                     trace == null ? null : trace.toString());
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
@@ -198,7 +206,7 @@ public final class PerfCommand implements Callable<Integer> {
             spec.commandLine().getErr().flush();
         });
         if (json) {
-            out.println(ConfigFiles.toJson(report).replaceAll("\\s*\\n\\s*", " "));
+            out.println(ConfigFiles.toJson(serverJson(report)).replaceAll("\\s*\\n\\s*", " "));
         } else {
             out.printf("served %s: %d x %d B over %d QP%s from %s, %d completed%s%n", report.run().op().title,
                     report.run().iters(), report.run().size(), report.run().qps(), report.run().qps() == 1 ? "" : "s", report.client(), report.completed(),
@@ -206,6 +214,22 @@ public final class PerfCommand implements Callable<Integer> {
         }
         out.flush();
         return Boolean.FALSE.equals(report.verified()) ? 1 : 0;
+    }
+
+    /** The server's JSON in the client's schema: the same names, and the MTU in bytes. */
+    static java.util.Map<String, Object> serverJson(org.softrnic.emulator.perf.PerfServerReport report) {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("op", report.run().op());
+        m.put("size", report.run().size());
+        m.put("iterations", (long) report.run().iters() * report.run().qps());
+        m.put("qps", report.run().qps());
+        m.put("mtu", report.run().mtu().bytes);
+        m.put("link", report.run().link());
+        m.put("client", report.client());
+        m.put("completed", report.completed());
+        m.put("verified", report.verified());
+        m.put("server_counters", report.counters());
+        return m;
     }
 
     private static final String RULE = "-".repeat(87);

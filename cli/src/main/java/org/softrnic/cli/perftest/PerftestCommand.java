@@ -19,14 +19,26 @@ import picocli.CommandLine.Spec;
                 + " ib_read_lat, ib_send_lat) against the real tool or another softrnic: its TCP exchange on port 18515,"
                 + " its options and its report. Without SERVER it waits for a client.", org.softrnic.cli.oob.RetryNote.HELP},
         footerHeading = "%nExamples:%n",
-        footer = {"  softrnic perftest write_bw --link udp:192.0.2.100 -x 1              (server)",
-                "  softrnic perftest read_lat --link udp:192.0.2.100 -x 1 192.0.2.1   (client of ib_read_lat -x 1)",
-                "  softrnic perftest atomic_bw -A CMP_AND_SWAP --link qemu-listen:5555,ip=192.0.2.100/24 192.0.2.1"})
+        footer = {"  # a server for ib_write_bw -x 1:",
+                "  softrnic perftest write_bw --link udp:192.0.2.100 -x 1",
+                "  # a client of ib_read_lat -x 1 on 192.0.2.1:",
+                "  softrnic perftest read_lat --link udp:192.0.2.100 -x 1 192.0.2.1",
+                "  # a client over a qemu guest's socket network:",
+                "  softrnic perftest atomic_bw -A CMP_AND_SWAP \\",
+                "      --link qemu-listen:5555,ip=192.0.2.100/24 192.0.2.1"})
 public final class PerftestCommand implements Callable<Integer> {
+    /** The TESTs, for shell completion. */
+    static final class Tests implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Arrays.stream(PerftestTest.values()).map(PerftestTest::toolName).iterator();
+        }
+    }
+
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "TEST", description = "write_bw, read_bw, send_bw, atomic_bw, write_lat, read_lat or send_lat")
+    @Parameters(index = "0", paramLabel = "TEST", completionCandidates = PerftestCommand.Tests.class, description = "write_bw, read_bw, send_bw, atomic_bw, write_lat, read_lat or send_lat")
     String test;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER", description = "the server's IP address; none: be the server")
@@ -115,14 +127,7 @@ public final class PerftestCommand implements Callable<Integer> {
             throw new UserError("--verify is for read_bw and write_bw");
         }
         if (verify && (all || duration > 0 || qps > 1)) throw new UserError("--verify runs one size on one QP by count: no -a, -D or -q");
-        Mtu pathMtu = null;
-        if (mtu != null) {
-            try {
-                pathMtu = Mtu.ofBytes(mtu);
-            } catch (IllegalArgumentException e) {
-                throw new UserError("-m: " + e.getMessage());
-            }
-        }
+        Mtu pathMtu = mtu == null ? null : UserError.mtu("-m", mtu);
         PerftestOptions.AtomicType atomic;
         try {
             atomic = PerftestOptions.AtomicType.valueOf(atomicType.toUpperCase(Locale.ROOT));

@@ -17,13 +17,22 @@ import picocli.CommandLine.Spec;
         description = {"Ping-pong with rdma-core's ibv_rc_pingpong, ibv_uc_pingpong, ibv_ud_pingpong or ibv_srq_pingpong (or another softrnic):"
                 + " the same TCP exchange on port 18515, options and result lines. Without SERVER it waits for a client.", org.softrnic.cli.oob.RetryNote.HELP},
         footerHeading = "%nExamples:%n",
-        footer = {"  softrnic pingpong rc --link udp:192.0.2.100 -g 1              (server)",
-                "  softrnic pingpong rc --link udp:192.0.2.100 -g 1 192.0.2.1    (client of ibv_rc_pingpong -g 1 on 192.0.2.1)"})
+        footer = {"  # a server, then a client (as of ibv_rc_pingpong -g 1 on 192.0.2.1):",
+                "  softrnic pingpong rc --link udp:192.0.2.100 -g 1",
+                "  softrnic pingpong rc --link udp:192.0.2.100 -g 1 192.0.2.1"})
 public final class PingpongCommand implements Callable<Integer> {
+    /** The TYPEs, for shell completion. */
+    static final class Types implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.List.of("rc", "uc", "ud", "srq").iterator();
+        }
+    }
+
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "TYPE", description = "rc, uc, ud or srq (RC QPs sharing an SRQ)")
+    @Parameters(index = "0", paramLabel = "TYPE", completionCandidates = PingpongCommand.Types.class, description = "rc, uc, ud or srq (RC QPs sharing an SRQ)")
     String type;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER", description = "the server's IP address; none: be the server")
@@ -93,12 +102,7 @@ public final class PingpongCommand implements Callable<Integer> {
         if (rxDepth < 2) throw new UserError("-r must be at least 2, not " + rxDepth);
         if (iters < 1) throw new UserError("-n must be positive, not " + iters);
         UserError.checkPort("-p", port);
-        Mtu pathMtu;
-        try {
-            pathMtu = Mtu.ofBytes(mtu);
-        } catch (IllegalArgumentException e) {
-            throw new UserError(e.getMessage());
-        }
+        Mtu pathMtu = UserError.mtu("-m", mtu);
         boolean srq = type.equalsIgnoreCase("srq");
         if (srq && verify) throw new UserError("--verify checks one QP's messages in order; srq spreads them over " + numQp);
         if (srq && (numQp < 1 || numQp > Pingpong.SRQ_MAX_QP)) throw new UserError("-q must be 1.." + Pingpong.SRQ_MAX_QP);

@@ -10,6 +10,7 @@ import org.softrnic.wire.packet.RocePacket;
 public final class FrameCodec {
     private final FrameView view;
     private final Icrc icrc = new Icrc();
+    private final int rocePort;
 
     public FrameCodec() {
         this(Udp.ROCE_PORT);
@@ -22,6 +23,12 @@ public final class FrameCodec {
     /** @param checkUdpChecksum see {@link FrameView#FrameView(int, boolean)} */
     public FrameCodec(int rocePort, boolean checkUdpChecksum) {
         this.view = new FrameView(rocePort, checkUdpChecksum);
+        this.rocePort = rocePort;
+    }
+
+    /** The UDP destination port that marks RoCEv2 traffic for this codec. */
+    public int rocePort() {
+        return rocePort;
     }
 
     /** Encodes the frame, deriving IP and UDP lengths, the IPv4 checksum, a non-zero UDP checksum, and the ICRC. */

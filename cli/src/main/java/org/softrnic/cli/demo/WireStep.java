@@ -77,8 +77,35 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
     private static final class Marker {
         private final Set<String> seen = new HashSet<>();
         private final java.util.Map<String, org.softrnic.wire.header.AethType> lastNak = new java.util.HashMap<>();
+        /** Per responder, the PSN the next packet of the READ answer in progress must carry. */
+        private final java.util.Map<String, Integer> nextReadPsn = new java.util.HashMap<>();
+
+        /**
+         * A MIDDLE or LAST READ response after a lost one is out of sequence: the requester drops it (and asks
+         * again from the gap), so it does not complete the READ the way its opcode alone would say.
+         */
+        private String readResponseGap(String from, String to, RocePacket rp) {
+            var op = rp.bth().opcode();
+            if (op.opClass != org.softrnic.wire.OpClass.RDMA_READ_RESPONSE) return null;
+            int psn = rp.bth().psn();
+            Integer expected = nextReadPsn.get(from);
+            switch (op.position) {
+                case FIRST -> nextReadPsn.put(from, (psn + 1) & 0xffffff);
+                case ONLY -> nextReadPsn.remove(from);
+                default -> {
+                    if (expected != null && expected != psn) {
+                        return "out of sequence (PSN " + psn + ", " + to + " expected " + expected + ": an earlier packet of"
+                                + " the answer was lost); " + to + " drops it and asks again from the gap";
+                    }
+                    if (op.position == org.softrnic.wire.Position.LAST) nextReadPsn.remove(from);
+                    else nextReadPsn.put(from, (psn + 1) & 0xffffff);
+                }
+            }
+            return null;
+        }
 
         WireStep step(long at, String from, String to, byte[] bytes, RocePacket rp, boolean dropped, String refused) {
+            if (rp != null && !dropped && refused == null) refused = readResponseGap(from, to, rp);
             Again again = null;
             if (rp != null && rp.bth().opcode().opClass.request
                     && !seen.add(from + "/" + rp.bth().opcode() + "/" + rp.bth().psn())) {

@@ -78,4 +78,16 @@ class DemoLayoutTest {
                 Map.of("A", p.counters().get("A"), "B", Map.of()));
         assertTrue(print(quiet).contains("\n  B (none)\n"), print(quiet));
     }
+
+    @Test
+    void aReadAnswerPastALostPacketIsMarkedAsDroppedByTheRequester() {
+        Demo.Played p = Demo.play(Scenario.READ, new DemoOptions(org.softrnic.nic.qp.Mtu.MTU_1024, 4096, 0, 1, 3));
+        List<WireStep> responses = p.steps().stream()
+                .filter(x -> x.packet().bth().opcode().opClass == org.softrnic.wire.OpClass.RDMA_READ_RESPONSE).toList();
+        assertTrue(responses.get(1).dropped());
+        assertTrue(responses.get(2).refused().startsWith("out of sequence (PSN 2, A expected 1"), responses.get(2).refused());
+        assertTrue(responses.get(3).refused().startsWith("out of sequence (PSN 3"), responses.get(3).refused());
+        assertEquals(null, responses.getLast().refused(), "the answer to the READ sent again completes it");
+        assertTrue(StepNotes.of(responses.getLast()).endsWith("A's READ completes"));
+    }
 }

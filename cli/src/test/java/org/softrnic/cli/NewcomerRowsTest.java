@@ -172,4 +172,46 @@ class NewcomerRowsTest {
         assertEquals(2, r.exit());
         assertTrue(r.firstErr().startsWith("softrnic check: -x picks a real device's GID"), r.err());
     }
+
+    // row 3: registered memory beyond the cap is refused up front, not an OutOfMemoryError
+    @Test
+    void perfRefusesMoreRegisteredMemoryThanItsCap() {
+        Run r = run("perf", "write", "--size", "1073741824", "--qps", "8", "--iters", "1");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.firstErr().startsWith("softrnic perf: --size x --qps must be at most 4 GiB of registered memory"), r.err());
+    }
+
+    // row 5: the server binds its device before it says it serves
+    @Test
+    void aPerfServerWhosePortIsTakenFailsAtStartUp() throws Exception {
+        try (java.net.DatagramSocket taken = new java.net.DatagramSocket(new java.net.InetSocketAddress("127.0.0.2", 0))) {
+            Run r = run("perf", "--server", "--link", "udp:127.0.0.2:" + taken.getLocalPort(), "--timeout", "2",
+                    "--oob-port", Integer.toString(ExitCodeRuleTest.freePort()));
+            assertEquals(1, r.exit(), r.err());
+            assertFalse(r.err().contains("serving"), r.err());
+            assertTrue(r.firstErr().contains("127.0.0.2:" + taken.getLocalPort()), r.err());
+        }
+    }
+
+    // row 15: an unsupported link type is said, and fails --strict
+    @Test
+    void anUnsupportedLinkTypeIsSaidAndFailsStrict(@TempDir Path dir) throws Exception {
+        byte[] file = Files.readAllBytes(ExitCodeRuleTest.SAMPLE);
+        ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN).putInt(20, 147);
+        Path odd = dir.resolve("linktype147.pcap");
+        Files.write(odd, file);
+        Run r = run("decode", odd.toString());
+        assertEquals(0, r.exit());
+        assertTrue(r.firstErr().contains("link type 147"), r.err());
+        assertEquals(1, run("decode", "--strict", odd.toString()).exit());
+    }
+
+    // row 19: the table counts go-back-N episodes and says so
+    @Test
+    void perfCallsItsRetryCountEpisodes() {
+        Run r = run("perf", "send", "--size", "4096", "--iters", "300", "--loss", "0.05");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("retry episodes "), r.out());
+        assertFalse(r.out().contains("retransmissions"), r.out());
+    }
 }

@@ -51,7 +51,9 @@ final class UdpPerfDevices implements PerfDevices {
             return SoftRnic.open(SoftRnicConfig.builder().name(name).gid(address.getHostAddress()).mtu(4096)
                     .udpPort(rocePort).link("udp:" + host + ":" + socketPort).seed(seed).progress(progress).trace(trace).build());
         } catch (java.io.UncheckedIOException e) {
-            throw new IllegalArgumentException("--link udp: cannot bind " + host + ":" + socketPort + " (" + e.getCause().getMessage() + ")", e);
+            // the environment's fault (an address in use or not on this host), not the command line's
+            throw new java.io.UncheckedIOException("--link udp: cannot bind " + host + ":" + socketPort + " (" + e.getCause().getMessage() + ")",
+                    e.getCause());
         }
     }
 

@@ -214,4 +214,28 @@ class NewcomerRowsTest {
         assertTrue(r.out().contains("retry episodes "), r.out());
         assertFalse(r.out().contains("retransmissions"), r.out());
     }
+
+    // row 17: the client chooses a served run, and the server says so
+    @Test
+    void aServersRunShapingOptionsAreSaidToBeUnused() throws Exception {
+        Run r = run("perf", "read", "--server", "--link", "udp:127.0.0.1:" + ExitCodeRuleTest.freePort(), "--size", "4096",
+                "--timeout", "1", "--oob-port", Integer.toString(ExitCodeRuleTest.freePort()));
+        assertEquals(1, r.exit(), r.err());
+        assertEquals("softrnic perf: --server: the client chooses the run; OP --size given here are not used", r.firstErr());
+    }
+
+    // row 22: a window scenario refuses a size its window cannot hold
+    @Test
+    void theWindowScenarioRefusesAWriteLargerThanItsWindow() {
+        Run r = run("demo", "mw", "--size", "8192");
+        assertEquals(2, r.exit());
+        assertTrue(r.firstErr().startsWith("softrnic demo: --size 8192: the mw scenario's window is 4096 bytes"), r.err());
+    }
+
+    // row 39: JSON Lines over several files name the file
+    @Test
+    void decodeJsonOverSeveralFilesNamesTheFile() {
+        Run r = run("decode", "--json", ExitCodeRuleTest.SAMPLE.toString(), ExitCodeRuleTest.SAMPLE.toString());
+        assertTrue(r.out().lines().allMatch(l -> l.startsWith("{\"file\":\"" + ExitCodeRuleTest.SAMPLE + "\"")), r.out());
+    }
 }

@@ -98,7 +98,7 @@ public final class Main implements Runnable {
                 err.flush();
                 return EXIT_USAGE;
             }
-            if (ex instanceof RunFailure || ex instanceof org.softrnic.nic.VerbsException || ex instanceof java.io.IOException
+            if (ex instanceof RunFailure || ex instanceof org.softrnic.verbs.VerbsException || ex instanceof java.io.IOException
                     || ex instanceof java.io.UncheckedIOException) {
                 // a verb refused (a real device's errno, or the soft RNIC's), a peer, a file: the tools print one
                 // line ("Couldn't connect to ...") and exit 1

@@ -12,9 +12,9 @@ public final class UserError extends RuntimeException {
     }
 
     /** A path MTU given as {@code option}: one of the five IBTA sizes. */
-    public static org.softrnic.nic.qp.Mtu mtu(String option, int bytes) {
+    public static org.softrnic.verbs.Mtu mtu(String option, int bytes) {
         try {
-            return org.softrnic.nic.qp.Mtu.ofBytes(bytes);
+            return org.softrnic.verbs.Mtu.ofBytes(bytes);
         } catch (IllegalArgumentException e) {
             throw new UserError(option + " must be 256, 512, 1024, 2048 or 4096 (a path MTU), not " + bytes);
         }

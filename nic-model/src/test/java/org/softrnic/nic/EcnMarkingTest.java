@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.qp.AddressVector;
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.QpType;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpType;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.nic.qp.SendWr;
 import org.softrnic.nic.sim.LinkFaults;
 import org.softrnic.wire.frame.Ecn;

@@ -8,7 +8,7 @@ import java.net.Inet4Address;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.nic.qp.SendWr;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.frame.FrameCodec;
@@ -47,7 +47,7 @@ class HostilePacketsTest {
                     SendWr w = p.a.wr(i, SendOpcode.RDMA_WRITE, 0, r.nextInt(3000));
                     w.remoteAddr = p.b.va(r.nextInt(8192));
                     w.rkey = p.b.mr.rkey();
-                    if (p.a.qp.state() == org.softrnic.nic.qp.QpState.RTS) p.a.post(w);
+                    if (p.a.qp.state() == org.softrnic.verbs.QpState.RTS) p.a.post(w);
                     p.fabric.run(p.fabric.clock().nanoTime() + 50_000);
                 }
             }

@@ -1,5 +1,8 @@
 package org.softrnic.nic;
 
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -10,15 +13,15 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.softrnic.nic.cq.WcOpcode;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.mem.Access;
+import org.softrnic.verbs.WcOpcode;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
-import org.softrnic.nic.qp.QpState;
-import org.softrnic.nic.qp.SendFlags;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.nic.qp.SendWr;
 
 /** Memory windows: type 1 through ibv_bind_mw, type 2 through BIND_MW, LOCAL_INV and remote invalidate. */

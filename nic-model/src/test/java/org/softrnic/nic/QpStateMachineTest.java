@@ -1,5 +1,8 @@
 package org.softrnic.nic;
 
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,16 +12,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.softrnic.nic.mem.Access;
-import org.softrnic.nic.qp.AddressVector;
-import org.softrnic.nic.qp.Gid;
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpAttrMask;
-import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpState;
-import org.softrnic.nic.qp.QpTransitions;
-import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.Gid;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpAttrMask;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpTransitions;
+import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.time.VirtualClock;
 

@@ -13,18 +13,18 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.mem.Access;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.RecvWr;
-import org.softrnic.nic.qp.SendFlags;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.nic.qp.SendWr;
 import org.softrnic.nic.sim.LinkFaults;
 import org.softrnic.nic.sim.SimFabric;
@@ -86,7 +86,7 @@ class RandomWorkloadTest {
             int psnB = r.nextInt(1 << 24);
             Pair.Side sa = a.asPairSide(qa);
             Pair.Side sb = b.asPairSide(qb);
-            java.util.function.Consumer<org.softrnic.nic.qp.QpAttr> t = x -> {
+            java.util.function.Consumer<org.softrnic.verbs.QpAttr> t = x -> {
                 x.timeout = 8; // ~1 ms
                 x.retryCnt = 7;
                 x.rnrRetry = 7;
@@ -207,7 +207,7 @@ class RandomWorkloadTest {
                 assertEquals(WcStatus.REM_ACCESS_ERR, probes.getFirst().status, "an old binding's rkey reaches nothing");
             }
             sent.removeAll(probes);
-            List<WorkCompletion> binds = received.stream().filter(c -> c.opcode == org.softrnic.nic.cq.WcOpcode.BIND_MW).toList();
+            List<WorkCompletion> binds = received.stream().filter(c -> c.opcode == org.softrnic.verbs.WcOpcode.BIND_MW).toList();
             for (WorkCompletion c : binds) assertEquals(WcStatus.SUCCESS, c.status, "a window bind: " + c);
             received.removeAll(binds);
         }
@@ -310,7 +310,7 @@ class RandomWorkloadTest {
         boolean reachedBad = bad >= 0 && got.size() > bad;
         if (reachedBad) {
             assertEquals(n, got.size(), "every receive completes once the QP is in ERR");
-            assertEquals(org.softrnic.nic.qp.QpState.ERR, p.b.qp.state());
+            assertEquals(org.softrnic.verbs.QpState.ERR, p.b.qp.state());
         }
         for (int i = 0; i < n; i++) {
             long at = (long) i * slot;

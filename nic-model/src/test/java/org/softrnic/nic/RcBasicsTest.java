@@ -8,10 +8,10 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.softrnic.nic.cq.WcOpcode;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.WcOpcode;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.nic.qp.SendWr;
 
 /** RC operations on a clean link: what arrives, what completes, and what went on the wire. */
@@ -134,7 +134,7 @@ class RcBasicsTest {
         reg.regMr = victim;
         reg.regSegment = java.lang.foreign.Arena.ofAuto().allocate(64);
         reg.regIova = 0x7000;
-        reg.regAccess = org.softrnic.nic.mem.Access.LOCAL_WRITE | org.softrnic.nic.mem.Access.REMOTE_READ;
+        reg.regAccess = org.softrnic.verbs.Access.LOCAL_WRITE | org.softrnic.verbs.Access.REMOTE_READ;
         reg.regKey = victim.lkey() ^ 0x01;
         p.b.nic.postSend(p.b.qp, reg);
         assertTrue(victim.valid(), "REG_MR mapped the fast-register region");
@@ -170,11 +170,11 @@ class RcBasicsTest {
         var reg = new SendWr(1);
         reg.wrId = 1;
         reg.opcode = SendOpcode.REG_MR;
-        reg.sendFlags = org.softrnic.nic.qp.SendFlags.SIGNALED;
+        reg.sendFlags = org.softrnic.verbs.SendFlags.SIGNALED;
         reg.regMr = fr;
         reg.regSegment = mem;
         reg.regIova = 0x10_0000;
-        reg.regAccess = org.softrnic.nic.mem.Access.LOCAL_WRITE | org.softrnic.nic.mem.Access.REMOTE_WRITE;
+        reg.regAccess = org.softrnic.verbs.Access.LOCAL_WRITE | org.softrnic.verbs.Access.REMOTE_WRITE;
         reg.regKey = (fr.lkey() & ~0xff) | ((fr.lkey() + 1) & 0xff);
         p.b.nic.postSend(p.b.qp, reg);
         assertEquals(WcOpcode.REG_MR, p.b.sendCompletions().getFirst().opcode);

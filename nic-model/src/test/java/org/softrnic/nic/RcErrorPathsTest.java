@@ -1,5 +1,7 @@
 package org.softrnic.nic;
 
+import org.softrnic.verbs.AsyncEvent;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,13 +11,13 @@ import java.nio.ByteOrder;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.mem.Access;
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.QpState;
-import org.softrnic.nic.qp.QpType;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.nic.qp.SendWr;
 import org.softrnic.nic.sim.SimFabric;
 import org.softrnic.wire.Opcode;
@@ -251,7 +253,7 @@ class RcErrorPathsTest {
     @Test
     void badReceiveBufferIsARemoteOperationalError() {
         Pair p = Pair.rc();
-        var wr = new org.softrnic.nic.qp.RecvWr();
+        var wr = new org.softrnic.verbs.RecvWr();
         wr.wrId = 5;
         wr.numSge = 1;
         wr.sgList[0].set(p.b.va(0), 64, p.b.mr.lkey() + 1);
@@ -342,8 +344,8 @@ class RcErrorPathsTest {
     void cqOverflowRaisesCqErrAndTakesTheQpToErr() {
         Pair p = Pair.rc();
         var smallCq = p.a.nic.createCq(2);
-        var qp = p.a.nic.createQp(p.a.pd, QpType.RC, smallCq, p.a.rcq, null, org.softrnic.nic.qp.QpCaps.of(16, 16), true);
-        var peer = p.b.nic.createQp(p.b.pd, QpType.RC, p.b.scq, p.b.rcq, null, org.softrnic.nic.qp.QpCaps.of(16, 16), true);
+        var qp = p.a.nic.createQp(p.a.pd, QpType.RC, smallCq, p.a.rcq, null, org.softrnic.verbs.QpCaps.of(16, 16), true);
+        var peer = p.b.nic.createQp(p.b.pd, QpType.RC, p.b.scq, p.b.rcq, null, org.softrnic.verbs.QpCaps.of(16, 16), true);
         Pair.Side sa = p.a;
         var old = sa.qp;
         sa.qp = qp;

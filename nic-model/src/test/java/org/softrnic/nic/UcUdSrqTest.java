@@ -1,5 +1,8 @@
 package org.softrnic.nic;
 
+import org.softrnic.verbs.AsyncEvent;
+import org.softrnic.verbs.VerbsException;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,15 +11,15 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.qp.AddressVector;
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.RecvWr;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.nic.qp.SendWr;
 import org.softrnic.nic.qp.SharedReceiveQueue;
 
@@ -54,16 +57,16 @@ class UcUdSrqTest {
         List<WorkCompletion> s = p.a.sendCompletions();
         assertEquals(WcStatus.LOC_PROT_ERR, s.get(0).status);
         assertEquals(WcStatus.WR_FLUSH_ERR, s.get(1).status);
-        assertEquals(org.softrnic.nic.qp.QpState.SQE, p.a.qp.state());
+        assertEquals(org.softrnic.verbs.QpState.SQE, p.a.qp.state());
         // the receive side of an SQE QP still works
         p.a.postRecv(7, 0, 64);
         p.b.post(p.b.wr(3, SendOpcode.SEND, 0, 64));
         p.run();
         assertEquals(7, p.a.recvCompletions().getFirst().wrId);
         // and modify_qp brings the send queue back
-        org.softrnic.nic.qp.QpAttr attr = new org.softrnic.nic.qp.QpAttr();
-        attr.qpState = org.softrnic.nic.qp.QpState.RTS;
-        p.a.nic.modifyQp(p.a.qp, attr, org.softrnic.nic.qp.QpAttrMask.STATE);
+        org.softrnic.verbs.QpAttr attr = new org.softrnic.verbs.QpAttr();
+        attr.qpState = org.softrnic.verbs.QpState.RTS;
+        p.a.nic.modifyQp(p.a.qp, attr, org.softrnic.verbs.QpAttrMask.STATE);
         p.b.postRecv(8, 0, 64);
         p.a.post(p.a.wr(4, SendOpcode.SEND, 0, 64));
         p.run();

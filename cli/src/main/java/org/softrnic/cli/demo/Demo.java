@@ -55,7 +55,7 @@ final class Demo {
         if (p.completions().isEmpty()) out.println("  none");
         for (DemoRig.Seen c : p.completions()) {
             out.printf("  %s  %-22s %-18s wr_id %d  %d bytes%s%n", c.side(), c.wc().status.ibvName(), c.wc().opcode,
-                    c.wc().wrId, c.wc().byteLen, (c.wc().wcFlags & org.softrnic.nic.cq.WorkCompletion.WC_WITH_IMM) != 0
+                    c.wc().wrId, c.wc().byteLen, (c.wc().wcFlags & org.softrnic.verbs.WorkCompletion.WC_WITH_IMM) != 0
                             ? String.format("  imm 0x%08x", c.wc().immData) : "");
         }
         if (!p.events().isEmpty()) {

@@ -3,7 +3,7 @@ package org.softrnic.cli.demo;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.softrnic.cli.UserError;
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.Mtu;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

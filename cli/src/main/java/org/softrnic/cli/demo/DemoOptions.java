@@ -1,6 +1,6 @@
 package org.softrnic.cli.demo;
 
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.Mtu;
 
 /**
  * How a scenario runs: the path MTU, the message size (0: the scenario's own), random loss on the link, the

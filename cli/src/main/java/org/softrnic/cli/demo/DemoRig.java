@@ -6,11 +6,11 @@ import java.util.List;
 import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.soft.SoftFabric;
 import org.softrnic.emulator.soft.SoftRnic;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.mem.Access;
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpCaps;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpCaps;
 import org.softrnic.nic.sim.SimFabric;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.MemoryRegion;
@@ -36,7 +36,7 @@ final class DemoRig implements AutoCloseable {
     record Seen(String side, WorkCompletion wc) {}
 
     /** An asynchronous event and the side that got it. */
-    record Event(String side, org.softrnic.nic.AsyncEvent.Type type) {}
+    record Event(String side, org.softrnic.verbs.AsyncEvent.Type type) {}
 
     private final Arena arena = Arena.ofShared();
     /** What a scenario made besides the stage's own objects, closed first, last made first. */
@@ -107,7 +107,7 @@ final class DemoRig implements AutoCloseable {
         drain(b);
         for (Side s : new Side[] {a, b}) {
             try {
-                org.softrnic.nic.AsyncEvent e;
+                org.softrnic.verbs.AsyncEvent e;
                 while ((e = s.ctx().getAsyncEvent(java.time.Duration.ZERO)) != null) events.add(new Event(s.name(), e.type()));
             } catch (InterruptedException ie) {
                 Thread.currentThread().interrupt();

@@ -1,17 +1,17 @@
 package org.softrnic.cli.demo;
 
 import java.lang.foreign.ValueLayout;
-import org.softrnic.nic.mem.Access;
-import org.softrnic.nic.qp.AddressVector;
-import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpType;
-import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpType;
+import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.MemoryWindow;
 import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
-import org.softrnic.nic.qp.SendFlags;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
 
 /**

@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.softrnic.emulator.ibverbs.IbverbsProvider;
-import org.softrnic.nic.VerbsException;
+import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.PortAttr;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RdmaDevice;

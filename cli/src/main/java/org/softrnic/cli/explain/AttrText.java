@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.softrnic.nic.qp.QpAttrMask;
-import org.softrnic.nic.qp.QpState;
-import org.softrnic.nic.qp.QpTransitions;
-import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.QpAttrMask;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpTransitions;
+import org.softrnic.verbs.QpType;
 
 /**
  * What each IBV_QP_* attribute mask bit sets (ibv_modify_qp(3)), and, from the NIC's own transition table, the

@@ -3,7 +3,7 @@ package org.softrnic.cli.explain;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import org.softrnic.nic.AsyncEvent;
+import org.softrnic.verbs.AsyncEvent;
 
 /** What each IBV_EVENT_* asynchronous event means (ibv_get_async_event(3), IBTA 11.6.3) and what it concerns. */
 public final class EventText {

@@ -2,7 +2,7 @@ package org.softrnic.cli.explain;
 
 import java.util.EnumMap;
 import java.util.Map;
-import org.softrnic.nic.qp.QpState;
+import org.softrnic.verbs.QpState;
 
 /** What each QP state means (IBTA 10.3.1) and what a QP in it does with packets and posts. */
 final class StateText {

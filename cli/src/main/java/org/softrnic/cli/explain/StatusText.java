@@ -2,7 +2,7 @@ package org.softrnic.cli.explain;
 
 import java.util.EnumMap;
 import java.util.Map;
-import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.verbs.WcStatus;
 
 /** What each IBV_WC_* status tells the application, and what on the wire or in the NIC leads to it. */
 final class StatusText {

@@ -3,9 +3,9 @@ package org.softrnic.cli.explain;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import org.softrnic.nic.AsyncEvent;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.qp.QpState;
+import org.softrnic.verbs.AsyncEvent;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.QpState;
 import org.softrnic.wire.Opcode;
 
 /** The topics explain knows by name, for shell completion: what the other commands print. */

@@ -1,6 +1,6 @@
 package org.softrnic.cli.oob;
 
-import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.verbs.WcStatus;
 
 /**
  * retry_cnt 7, which these tools (as perftest and rdma-core's) set, is seven retries here, as the IBTA says;

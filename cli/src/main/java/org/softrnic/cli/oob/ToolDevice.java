@@ -5,7 +5,7 @@ import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.ibverbs.IbverbsProvider;
 import org.softrnic.emulator.link.LinkSpec;
 import org.softrnic.emulator.soft.SoftRnic;
-import org.softrnic.nic.VerbsException;
+import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RdmaDevice;
 

@@ -13,7 +13,7 @@ import org.softrnic.emulator.perf.PerfOp;
 import org.softrnic.emulator.perf.PerfOptions;
 import org.softrnic.emulator.perf.PerfResult;
 import org.softrnic.emulator.perf.PerfRun;
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.Mtu;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -177,7 +177,7 @@ public final class PerfCommand implements Callable<Integer> {
                     : PerfRun.run(o, ProgressBar.forTerminal(spec.commandLine().getErr()));
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage()); // a --link or --connect that cannot serve this run
-        } catch (org.softrnic.nic.VerbsException e) {
+        } catch (org.softrnic.verbs.VerbsException e) {
             // the library, the kernel or the device is missing: the environment's
             if (e.verb().equals("ibv_get_device_list") || e.verb().equals("dlopen")) throw new RunFailure(e.getMessage(), e);
             throw e;
@@ -190,8 +190,8 @@ public final class PerfCommand implements Callable<Integer> {
         else table(out, o, r);
         out.flush();
         if (r.error() != null) {
-            String note = r.error().startsWith(org.softrnic.nic.cq.WcStatus.RETRY_EXC_ERR.ibvName())
-                    ? org.softrnic.cli.oob.RetryNote.after(org.softrnic.nic.cq.WcStatus.RETRY_EXC_ERR) : "";
+            String note = r.error().startsWith(org.softrnic.verbs.WcStatus.RETRY_EXC_ERR.ibvName())
+                    ? org.softrnic.cli.oob.RetryNote.after(org.softrnic.verbs.WcStatus.RETRY_EXC_ERR) : "";
             spec.commandLine().getErr().println("softrnic perf: " + r.error() + note);
             spec.commandLine().getErr().flush();
             return 1;

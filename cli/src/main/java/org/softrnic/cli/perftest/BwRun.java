@@ -2,10 +2,10 @@ package org.softrnic.cli.perftest;
 
 import java.util.Arrays;
 import java.util.List;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.qp.RecvWr;
-import org.softrnic.nic.qp.SendFlags;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.QueuePair;

@@ -8,15 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.softrnic.cli.oob.ToolSockets;
-import org.softrnic.nic.mem.Access;
-import org.softrnic.nic.qp.AddressVector;
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpAttrMask;
-import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpState;
-import org.softrnic.nic.qp.QpType;
-import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpAttrMask;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
+import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.ProtectionDomain;
@@ -271,7 +271,7 @@ final class Perftest {
 
     /** write_bw --verify reads every WRITE back. */
     private int verifyAccess() {
-        return o.verify() ? org.softrnic.nic.mem.Access.REMOTE_READ : 0;
+        return o.verify() ? org.softrnic.verbs.Access.REMOTE_READ : 0;
     }
 
     private void toInit(QueuePair qp) {

@@ -6,7 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.softrnic.cli.UserError;
 import org.softrnic.cli.oob.DeviceOptions;
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.Mtu;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;

@@ -1,6 +1,6 @@
 package org.softrnic.cli.perftest;
 
-import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.verbs.WorkCompletion;
 
 /** A test that cannot go on, with perftest's own words for it (the command prints them and exits 1). */
 final class PerftestException extends Exception {

@@ -1,7 +1,7 @@
 package org.softrnic.cli.perftest;
 
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.SendOpcode;
 
 /** One run's settings, after the defaults and dependencies perftest's parser applies (force_dependecies). */
 record PerftestOptions(PerftestTest test, String server, int port, int size, int iters, int gidIndex, int txDepth,

@@ -1,7 +1,7 @@
 package org.softrnic.cli.perftest;
 
 import java.io.PrintWriter;
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.Mtu;
 
 /** What the perftest tools print, format for format (ctx_print_test_info, ctx_print_pingpong_data, the report rows). */
 final class PerftestReport {

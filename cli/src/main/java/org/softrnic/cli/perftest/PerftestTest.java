@@ -3,8 +3,8 @@ package org.softrnic.cli.perftest;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
-import org.softrnic.nic.mem.Access;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.SendOpcode;
 
 /** The seven perftest 4.5 tools softrnic speaks for: what each one does and its defaults (perftest_parameters.c). */
 enum PerftestTest {

@@ -7,7 +7,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.softrnic.cli.oob.ToolSockets;
-import org.softrnic.nic.qp.Gid;
+import org.softrnic.verbs.Gid;
 
 /**
  * perftest 4.5's TCP exchange: every step is symmetric, the client writes first and the server answers with

@@ -2,7 +2,7 @@ package org.softrnic.cli.pingpong;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
-import org.softrnic.nic.qp.Gid;
+import org.softrnic.verbs.Gid;
 
 /**
  * One side's address in the TCP exchange of rdma-core's *_pingpong examples: a 52-byte message

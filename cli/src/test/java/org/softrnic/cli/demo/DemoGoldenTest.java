@@ -43,11 +43,11 @@ class DemoGoldenTest {
 
     @org.junit.jupiter.api.Test
     void randomLossIsSeededAndRecovered() {
-        DemoOptions lossy = new DemoOptions(org.softrnic.nic.qp.Mtu.MTU_1024, 0, 0.3, 7, 0);
+        DemoOptions lossy = new DemoOptions(org.softrnic.verbs.Mtu.MTU_1024, 0, 0.3, 7, 0);
         Demo.Played p = Demo.play(Scenario.MULTI_PACKET, lossy);
         assertTrue(p.steps().stream().anyMatch(WireStep::dropped), "30 % loss lost something");
         assertTrue(p.steps().stream().anyMatch(x -> x.again() != null), "and something went again");
-        assertEquals(org.softrnic.nic.cq.WcStatus.SUCCESS, p.completions().getFirst().wc().status);
+        assertEquals(org.softrnic.verbs.WcStatus.SUCCESS, p.completions().getFirst().wc().status);
         assertEquals(p.steps().size(), Demo.play(Scenario.MULTI_PACKET, lossy).steps().size(), "the seed replays it");
     }
 
@@ -59,6 +59,6 @@ class DemoGoldenTest {
         int psn = lost.getFirst().packet().bth().psn();
         List<Integer> again = p.steps().stream().filter(x -> x.again() != null).map(x -> x.packet().bth().psn()).toList();
         assertEquals(List.of(psn, psn + 1, psn + 2, psn + 3), again, "go-back-N resends from the lost PSN to the end");
-        assertTrue(p.completions().stream().allMatch(c -> c.wc().status == org.softrnic.nic.cq.WcStatus.SUCCESS));
+        assertTrue(p.completions().stream().allMatch(c -> c.wc().status == org.softrnic.verbs.WcStatus.SUCCESS));
     }
 }

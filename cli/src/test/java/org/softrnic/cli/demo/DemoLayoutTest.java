@@ -81,7 +81,7 @@ class DemoLayoutTest {
 
     @Test
     void aReadAnswerPastALostPacketIsMarkedAsDroppedByTheRequester() {
-        Demo.Played p = Demo.play(Scenario.READ, new DemoOptions(org.softrnic.nic.qp.Mtu.MTU_1024, 4096, 0, 1, 3));
+        Demo.Played p = Demo.play(Scenario.READ, new DemoOptions(org.softrnic.verbs.Mtu.MTU_1024, 4096, 0, 1, 3));
         List<WireStep> responses = p.steps().stream()
                 .filter(x -> x.packet().bth().opcode().opClass == org.softrnic.wire.OpClass.RDMA_READ_RESPONSE).toList();
         assertTrue(responses.get(1).dropped());

@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.softrnic.cli.Main;
-import org.softrnic.nic.AsyncEvent;
-import org.softrnic.nic.qp.QpAttrMask;
+import org.softrnic.verbs.AsyncEvent;
+import org.softrnic.verbs.QpAttrMask;
 
 /** `softrnic explain` says what the IBTA says: AETH syndromes, credit codes, SQE, CNP, and every name the tools print. */
 class ExplainSpecTest {

@@ -9,7 +9,7 @@ import org.softrnic.emulator.config.ConfigFiles;
 import org.softrnic.emulator.perf.PerfOp;
 import org.softrnic.emulator.perf.PerfOptions;
 import org.softrnic.emulator.perf.PerfServerReport;
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.Mtu;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 

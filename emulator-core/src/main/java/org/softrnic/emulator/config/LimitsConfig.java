@@ -1,6 +1,6 @@
 package org.softrnic.emulator.config;
 
-import org.softrnic.nic.DeviceAttributes;
+import org.softrnic.verbs.DeviceAttributes;
 
 /** Device limits that differ from rxe's defaults; a missing field keeps the default. */
 public record LimitsConfig(Integer maxQp, Integer maxQpWr, Integer maxSge, Integer maxCq, Integer maxCqe, Integer maxMr,

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.softrnic.nic.NicConfig;
-import org.softrnic.nic.qp.Gid;
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.Gid;
+import org.softrnic.verbs.Mtu;
 import org.softrnic.wire.frame.Udp;
 
 /**
@@ -67,7 +67,7 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
     public NicConfig toNicConfig() {
         List<Gid> table = gids.stream().map(Gid::parse).toList();
         return new NicConfig(name, table, Mtu.ofBytes(mtu), udpPort, seed,
-                limits.apply(org.softrnic.nic.DeviceAttributes.rxeDefaults()));
+                limits.apply(org.softrnic.verbs.DeviceAttributes.rxeDefaults()));
     }
 
     public static Builder builder() {

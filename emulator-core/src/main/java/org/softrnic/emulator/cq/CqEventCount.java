@@ -1,8 +1,8 @@
 package org.softrnic.emulator.cq;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
 
 /**
  * A CQ's completion events handed out by its channel and not yet acknowledged, as rdma-core counts them:

@@ -9,7 +9,7 @@ import java.util.function.IntConsumer;
 import org.softrnic.emulator.link.LinkSpec;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
-import org.softrnic.nic.qp.Gid;
+import org.softrnic.verbs.Gid;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.frame.Ethernet;

@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.softrnic.nic.mem.IntMap;
-import org.softrnic.nic.qp.Gid;
+import org.softrnic.verbs.Gid;
 import org.softrnic.nic.sim.LinkFaults;
 import org.softrnic.wire.Be;
 

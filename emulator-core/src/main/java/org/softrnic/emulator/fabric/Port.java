@@ -42,7 +42,7 @@ public interface Port extends PacketSink, AutoCloseable {
      * A QP or address handle will send to {@code dgid}: a port that resolves link addresses starts now, as rxe
      * resolves the destination MAC when the QP gets its address vector. Loop thread only.
      */
-    default void resolve(org.softrnic.nic.qp.Gid dgid) {
+    default void resolve(org.softrnic.verbs.Gid dgid) {
     }
 
     /** Packets this port dropped on the way out (loss injected, no such destination, full queues). */

@@ -1,7 +1,7 @@
 package org.softrnic.emulator.ibverbs;
 
 import java.lang.foreign.MemorySegment;
-import org.softrnic.nic.qp.AddressVector;
+import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.AddressHandle;
 
 /** struct ibv_ah. */

@@ -6,7 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import org.softrnic.nic.Errno;
+import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.CompletionChannel;
 import org.softrnic.verbs.CompletionQueue;
 

@@ -1,8 +1,8 @@
 package org.softrnic.emulator.ibverbs;
 
-import org.softrnic.nic.AsyncEvent;
-import org.softrnic.nic.cq.WcOpcode;
-import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.verbs.AsyncEvent;
+import org.softrnic.verbs.WcOpcode;
+import org.softrnic.verbs.WcStatus;
 
 /** rdma-core's enum values to the model's enums, by table (the values themselves are the enums'). */
 final class IbvCodes {

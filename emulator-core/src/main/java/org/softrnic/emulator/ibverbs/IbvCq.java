@@ -12,9 +12,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import org.softrnic.emulator.cq.CqEventCount;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
-import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.verbs.CompletionQueue;
 
 /**

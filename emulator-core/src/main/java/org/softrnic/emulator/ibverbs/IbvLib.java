@@ -12,8 +12,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import org.softrnic.emulator.os.Libc;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
 
 /**
  * libibverbs.so.1, loaded at run time: the exported verbs as downcall handles, each capturing errno. Plain

@@ -8,10 +8,10 @@ import static org.softrnic.emulator.ibverbs.IbvLayout.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
-import org.softrnic.nic.qp.AddressVector;
-import org.softrnic.nic.qp.QpCaps;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.AddressHandle;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.MemoryWindow;
@@ -67,7 +67,7 @@ final class IbvPd extends IbvResource implements ProtectionDomain {
     }
 
     /** Inline SGEs must lie inside a live region of this PD with their lkey, as the soft RNIC requires. */
-    void checkInline(org.softrnic.nic.qp.Sge[] list, int n) {
+    void checkInline(org.softrnic.verbs.Sge[] list, int n) {
         for (int i = 0; i < n; i++) {
             IbvMr mr = regions.get(list[i].lkey);
             if (mr == null || !mr.covers(list[i].addr, Integer.toUnsignedLong(list[i].length))) {

@@ -4,8 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
 
 /**
  * A native verbs object: its pointer, the objects it uses and those that use it. Closing one still used is

@@ -4,7 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SharedReceiveQueue;
 
 /** struct ibv_srq. */

@@ -7,8 +7,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.RdmaDevice;
 import org.softrnic.verbs.RdmaProvider;
 

@@ -7,10 +7,10 @@ import static org.softrnic.emulator.ibverbs.IbvLayout.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
-import org.softrnic.nic.qp.RecvWr;
-import org.softrnic.nic.qp.Sge;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.Sge;
 
 /**
  * One native work request with its SGE array and the bad_wr slot, allocated once per queue and filled field

@@ -2,9 +2,9 @@ package org.softrnic.emulator.perf;
 
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.qp.SendFlags;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendWr;
 
 /**

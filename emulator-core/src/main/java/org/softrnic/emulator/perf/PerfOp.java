@@ -1,6 +1,6 @@
 package org.softrnic.emulator.perf;
 
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.SendOpcode;
 
 /** The operations `softrnic perf` measures, with perftest's test names. */
 public enum PerfOp {

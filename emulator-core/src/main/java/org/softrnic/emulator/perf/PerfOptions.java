@@ -1,6 +1,6 @@
 package org.softrnic.emulator.perf;
 
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.Mtu;
 
 /**
  * What to measure, over which link ({@code inproc} or {@code udp[:ADDR[:PORT]]}), and on UDP how the

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.softrnic.emulator.link.LinkSpec;
 import org.softrnic.emulator.soft.SoftRnic;
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.Mtu;
 
 /**
  * `softrnic perf` through the verbs API. In one process, a client and a server soft RNIC: on the

@@ -5,12 +5,12 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
-import org.softrnic.nic.mem.Access;
-import org.softrnic.nic.qp.AddressVector;
-import org.softrnic.nic.qp.Gid;
-import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.Gid;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.Gids;
 import org.softrnic.verbs.MemoryRegion;
@@ -39,7 +39,7 @@ final class PerfSide implements AutoCloseable {
     private final long[] receivesPosted;
     private final long[] receivesDone;
     private final RecvWr recv = new RecvWr(1);
-    private final org.softrnic.nic.cq.WorkCompletion[] wcs = PerfClient.completions(64);
+    private final org.softrnic.verbs.WorkCompletion[] wcs = PerfClient.completions(64);
 
     PerfSide(RdmaContext ctx, PerfOptions o, boolean sourceOfData) {
         this.o = o;

@@ -2,7 +2,7 @@ package org.softrnic.emulator.soft;
 
 import java.lang.foreign.MemorySegment;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.verbs.RecvWr;
 import org.softrnic.nic.qp.SendWr;
 import org.softrnic.nic.qp.SharedReceiveQueue;
 
@@ -39,8 +39,8 @@ final class PostSlot {
     void postTo(org.softrnic.nic.Nic nic) {
         try {
             if ((kind == Kind.SEND || kind == Kind.RECV) && nic.qp(qp.qpn()) != qp) {
-                throw new org.softrnic.nic.VerbsException(kind == Kind.SEND ? "ibv_post_send" : "ibv_post_recv",
-                        org.softrnic.nic.Errno.EINVAL, "QP 0x" + Integer.toHexString(qp.qpn()) + " was destroyed");
+                throw new org.softrnic.verbs.VerbsException(kind == Kind.SEND ? "ibv_post_send" : "ibv_post_recv",
+                        org.softrnic.verbs.Errno.EINVAL, "QP 0x" + Integer.toHexString(qp.qpn()) + " was destroyed");
             }
             switch (kind) {
                 case SEND -> nic.postSend(qp, send, hasInline ? inlineData : null);
@@ -48,7 +48,7 @@ final class PostSlot {
                 case SRQ_RECV -> nic.postSrqRecv(srq, recv);
                 case NONE -> { }
             }
-        } catch (org.softrnic.nic.VerbsException e) {
+        } catch (org.softrnic.verbs.VerbsException e) {
             // the model's checks refused it before queueing it; any other failure came after
             if (room != null) room.giveBack();
             throw e;

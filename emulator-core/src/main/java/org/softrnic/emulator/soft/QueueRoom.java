@@ -1,8 +1,8 @@
 package org.softrnic.emulator.soft;
 
 import java.util.concurrent.atomic.AtomicLong;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
 import org.softrnic.nic.qp.Ring;
 
 /**

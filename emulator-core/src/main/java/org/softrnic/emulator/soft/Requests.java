@@ -1,8 +1,8 @@
 package org.softrnic.emulator.soft;
 
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
-import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.AddressHandle;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.MemoryWindow;

@@ -1,6 +1,6 @@
 package org.softrnic.emulator.soft;
 
-import org.softrnic.nic.qp.AddressVector;
+import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.AddressHandle;
 
 final class SoftAh extends SoftResource implements AddressHandle {

@@ -2,12 +2,12 @@ package org.softrnic.emulator.soft;
 
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
-import org.softrnic.nic.AsyncEvent;
-import org.softrnic.nic.DeviceAttributes;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
-import org.softrnic.nic.qp.Gid;
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.AsyncEvent;
+import org.softrnic.verbs.DeviceAttributes;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.Gid;
+import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.CompletionChannel;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.PortAttr;

@@ -1,7 +1,7 @@
 package org.softrnic.emulator.soft;
 
 import org.softrnic.emulator.cq.CqEventCount;
-import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.verbs.CompletionQueue;
 
 /** A CQ: polled straight from the model's ring, which takes pollers on any thread without a lock. */

@@ -1,9 +1,9 @@
 package org.softrnic.emulator.soft;
 
 import java.lang.foreign.MemorySegment;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
-import org.softrnic.nic.qp.AddressVector;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.AddressHandle;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.MemoryWindow;

@@ -1,14 +1,14 @@
 package org.softrnic.emulator.soft;
 
-import org.softrnic.nic.Errno;
+import org.softrnic.verbs.Errno;
 import org.softrnic.nic.Nic;
-import org.softrnic.nic.VerbsException;
+import org.softrnic.verbs.VerbsException;
 import org.softrnic.nic.qp.InlineData;
-import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpState;
-import org.softrnic.nic.qp.QpType;
-import org.softrnic.nic.qp.RecvWr;
-import org.softrnic.nic.qp.SendFlags;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.MemoryWindow;
 import org.softrnic.verbs.QpInitAttr;
@@ -89,7 +89,7 @@ final class SoftQp extends SoftResource implements QueuePair {
         checkOpen("ibv_modify_qp");
         device.runner.run(() -> {
             device.nic.modifyQp(qp, attr, mask);
-            if ((mask & org.softrnic.nic.qp.QpAttrMask.AV) != 0 && attr.ahAttr != null) device.resolve(attr.ahAttr.dgid());
+            if ((mask & org.softrnic.verbs.QpAttrMask.AV) != 0 && attr.ahAttr != null) device.resolve(attr.ahAttr.dgid());
         });
     }
 

@@ -3,8 +3,8 @@ package org.softrnic.emulator.soft;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
 
 /**
  * What every soft verbs object shares: it knows the objects it uses (its PD, CQs, SRQ, context) and the

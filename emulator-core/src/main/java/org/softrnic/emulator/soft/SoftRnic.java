@@ -11,14 +11,14 @@ import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.fabric.Port;
 import org.softrnic.emulator.fabric.UdpPort;
 import org.softrnic.emulator.link.LinkSpec;
-import org.softrnic.nic.AsyncEvent;
-import org.softrnic.nic.Errno;
+import org.softrnic.verbs.AsyncEvent;
+import org.softrnic.verbs.Errno;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
-import org.softrnic.nic.VerbsException;
+import org.softrnic.verbs.VerbsException;
 import org.softrnic.nic.mem.IntMap;
 import org.softrnic.nic.mem.MemoryRegion;
-import org.softrnic.nic.qp.Gid;
+import org.softrnic.verbs.Gid;
 import org.softrnic.nic.sim.SimFabric;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RdmaDevice;
@@ -90,7 +90,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
      * {@link SoftFabric#shared()}; {@code udp[:ADDR[:PORT]]} binds a UDP socket (ADDR must be one of the
      * device's GIDs; PORT, 4791 by default, is the socket's; the packets carry {@code udp_port}, except
      * that with PORT 0 the kernel picks the socket's port and the device uses it as its RoCE port: peers
-     * then name it in their address vectors, {@link org.softrnic.nic.qp.AddressVector#withUdpPort}).
+     * then name it in their address vectors, {@link org.softrnic.verbs.AddressVector#withUdpPort}).
      */
     public static SoftRnic open(SoftRnicConfig config) {
         LinkSpec link = LinkSpec.parse(config.link());
@@ -156,7 +156,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     }
 
     /** Lets the port start resolving {@code dgid}'s link address (loop thread). */
-    void resolve(org.softrnic.nic.qp.Gid dgid) {
+    void resolve(org.softrnic.verbs.Gid dgid) {
         if (port != null) port.resolve(dgid);
     }
 

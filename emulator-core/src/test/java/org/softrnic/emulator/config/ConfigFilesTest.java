@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.softrnic.nic.Counter;
 import org.softrnic.nic.Counters;
 import org.softrnic.nic.NicConfig;
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.Mtu;
 
 /** Configuration from JSON, YAML and the builder: the same defaults, and errors that name the field. */
 class ConfigFilesTest {

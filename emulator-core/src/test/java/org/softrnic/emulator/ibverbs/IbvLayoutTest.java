@@ -11,14 +11,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.softrnic.nic.AsyncEvent;
-import org.softrnic.nic.cq.WcOpcode;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.QpAttrMask;
-import org.softrnic.nic.qp.QpState;
-import org.softrnic.nic.qp.QpType;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.AsyncEvent;
+import org.softrnic.verbs.WcOpcode;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpAttrMask;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
+import org.softrnic.verbs.SendOpcode;
 
 /**
  * Compiles a C program against the installed infiniband/verbs.h (gcc and libibverbs-dev, which

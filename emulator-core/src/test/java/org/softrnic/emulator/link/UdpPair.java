@@ -5,18 +5,18 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
-import org.softrnic.nic.DeviceAttributes;
+import org.softrnic.verbs.DeviceAttributes;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.mem.Access;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
-import org.softrnic.nic.qp.Gid;
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.Gid;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
 
 /** Two soft RNICs on loopback addresses joined by kernel UDP sockets, driven on the calling thread. */

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.softrnic.nic.qp.Mtu;
+import org.softrnic.verbs.Mtu;
 
 /** `softrnic perf` on the in-process fabric: every operation verifies, loss is survived, seeds replay. */
 class PerfRunTest {

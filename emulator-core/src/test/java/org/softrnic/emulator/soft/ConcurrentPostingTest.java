@@ -9,13 +9,13 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.softrnic.emulator.config.FaultConfig;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.SendFlags;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
 
 /** Several application threads post to one QP while another polls: nothing lost, nothing twice, ENOMEM when full. */
@@ -28,8 +28,8 @@ class ConcurrentPostingTest {
             // As in rxe, a send queue entry is free again once its completion is written, not once it is polled:
             // posters that outrun the poller can fill the CQ, so it gets room for every completion of the run.
             var cq = p.keep(p.a.createCq(threads * perThread));
-            var qpA = p.keep(p.pdA.createQp(org.softrnic.verbs.QpInitAttr.rc(cq, new org.softrnic.nic.qp.QpCaps(256, 1, 1, 1, 0))));
-            var qpB = p.keep(p.pdB.createQp(org.softrnic.verbs.QpInitAttr.rc(p.cqB, new org.softrnic.nic.qp.QpCaps(1, 1, 1, 1, 0))));
+            var qpA = p.keep(p.pdA.createQp(org.softrnic.verbs.QpInitAttr.rc(cq, new org.softrnic.verbs.QpCaps(256, 1, 1, 1, 0))));
+            var qpB = p.keep(p.pdB.createQp(org.softrnic.verbs.QpInitAttr.rc(p.cqB, new org.softrnic.verbs.QpCaps(1, 1, 1, 1, 0))));
             qpA.modifyToRts(p.connect(p.b, qpB, Mtu.MTU_1024));
             qpB.modifyToRts(p.connect(p.a, qpA, Mtu.MTU_1024));
             AtomicLong full = new AtomicLong();
@@ -87,8 +87,8 @@ class ConcurrentPostingTest {
             wr.rkey = p.mrB.rkey();
             WorkCompletion[] wc = {new WorkCompletion()};
             for (int round = 0; round < 200; round++) {
-                var qp = p.pdA.createQp(org.softrnic.verbs.QpInitAttr.rc(cq, new org.softrnic.nic.qp.QpCaps(4, 1, 1, 1, 0)));
-                var peer = p.pdB.createQp(org.softrnic.verbs.QpInitAttr.rc(p.cqB, new org.softrnic.nic.qp.QpCaps(1, 1, 1, 1, 0)));
+                var qp = p.pdA.createQp(org.softrnic.verbs.QpInitAttr.rc(cq, new org.softrnic.verbs.QpCaps(4, 1, 1, 1, 0)));
+                var peer = p.pdB.createQp(org.softrnic.verbs.QpInitAttr.rc(p.cqB, new org.softrnic.verbs.QpCaps(1, 1, 1, 1, 0)));
                 qp.modifyToRts(p.connect(p.b, peer, Mtu.MTU_1024));
                 peer.modifyToRts(p.connect(p.a, qp, Mtu.MTU_1024));
                 cq.reqNotify(false);

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.softrnic.emulator.config.FaultConfig;
-import org.softrnic.nic.qp.Mtu;
-import org.softrnic.nic.qp.SendFlags;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
 
 /**

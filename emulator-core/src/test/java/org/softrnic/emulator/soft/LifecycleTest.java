@@ -8,11 +8,11 @@ import java.lang.foreign.Arena;
 import org.junit.jupiter.api.Test;
 import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.fabric.CountedArena;
-import org.softrnic.nic.Errno;
-import org.softrnic.nic.VerbsException;
-import org.softrnic.nic.mem.Access;
-import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.RecvWr;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.CompletionChannel;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.MemoryRegion;
@@ -59,18 +59,18 @@ class LifecycleTest {
 
             // everything still works after the refusals
             RecvWr recv = new RecvWr(1);
-            qp.modifyToRts(org.softrnic.nic.qp.QpAttr.rcConnect(ctx.queryGid(1, 0), qp.qpn(), org.softrnic.nic.qp.Mtu.MTU_1024));
+            qp.modifyToRts(org.softrnic.verbs.QpAttr.rcConnect(ctx.queryGid(1, 0), qp.qpn(), org.softrnic.verbs.Mtu.MTU_1024));
             qp.postRecv(recv);
 
             qp.close();
             fails(Errno.EINVAL, "ibv_destroy_qp", "already closed", qp::close);
             fails(Errno.EINVAL, "ibv_post_send", "is closed", () -> qp.postSend(new SendWr()));
             fails(Errno.EINVAL, "ibv_post_recv", "is closed", () -> qp.postRecv(recv));
-            fails(Errno.EINVAL, "ibv_modify_qp", "is closed", () -> qp.modify(new org.softrnic.nic.qp.QpAttr(), 0));
+            fails(Errno.EINVAL, "ibv_modify_qp", "is closed", () -> qp.modify(new org.softrnic.verbs.QpAttr(), 0));
             mr.close();
             fails(Errno.EINVAL, "ibv_dereg_mr", "already closed", mr::close);
             cq.close();
-            fails(Errno.EINVAL, "ibv_poll_cq", "is closed", () -> cq.poll(new org.softrnic.nic.cq.WorkCompletion[1]));
+            fails(Errno.EINVAL, "ibv_poll_cq", "is closed", () -> cq.poll(new org.softrnic.verbs.WorkCompletion[1]));
             ch.close();
             pd.close();
             fails(Errno.EINVAL, "ibv_reg_mr", "is closed", () -> pd.regMr(arena.allocate(64), 0));
@@ -119,21 +119,21 @@ class LifecycleTest {
 
     /** Two devices with traffic between them on a threaded fabric and on UDP, then everything closed. */
     private static void cycle(String name) throws Exception {
-        try (ApiPair p = new ApiPair(ApiPair.Kind.THREADED, org.softrnic.emulator.config.FaultConfig.NONE, org.softrnic.nic.qp.Mtu.MTU_4096)) {
+        try (ApiPair p = new ApiPair(ApiPair.Kind.THREADED, org.softrnic.emulator.config.FaultConfig.NONE, org.softrnic.verbs.Mtu.MTU_4096)) {
             assertTrue(RdmaDevices.list().contains(p.devA));
             assertTrue(CountedArena.live() > 0, "the devices hold native packet buffers while open");
             SendWr wr = new SendWr(1).sge(p.mrA.addr(), 100_000, p.mrA.lkey());
-            wr.opcode = org.softrnic.nic.qp.SendOpcode.RDMA_WRITE;
-            wr.sendFlags = org.softrnic.nic.qp.SendFlags.SIGNALED;
+            wr.opcode = org.softrnic.verbs.SendOpcode.RDMA_WRITE;
+            wr.sendFlags = org.softrnic.verbs.SendFlags.SIGNALED;
             wr.remoteAddr = p.mrB.addr();
             wr.rkey = p.mrB.rkey();
             p.qpA.postSend(wr);
             ApiPair.awaitOk(p.cqA);
         }
-        try (ApiPair p = new ApiPair(ApiPair.Kind.UDP, org.softrnic.emulator.config.FaultConfig.NONE, org.softrnic.nic.qp.Mtu.MTU_1024)) {
+        try (ApiPair p = new ApiPair(ApiPair.Kind.UDP, org.softrnic.emulator.config.FaultConfig.NONE, org.softrnic.verbs.Mtu.MTU_1024)) {
             SendWr wr = new SendWr(1).sge(p.mrA.addr(), 10_000, p.mrA.lkey());
-            wr.opcode = org.softrnic.nic.qp.SendOpcode.RDMA_READ;
-            wr.sendFlags = org.softrnic.nic.qp.SendFlags.SIGNALED;
+            wr.opcode = org.softrnic.verbs.SendOpcode.RDMA_READ;
+            wr.sendFlags = org.softrnic.verbs.SendFlags.SIGNALED;
             wr.remoteAddr = p.mrB.addr();
             wr.rkey = p.mrB.rkey();
             p.qpA.postSend(wr);

@@ -1,5 +1,8 @@
 package org.softrnic.nic.cq;
 
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

@@ -1,5 +1,7 @@
 package org.softrnic.nic.mem;
 
+import org.softrnic.verbs.Access;
+
 /**
  * A memory window (IBTA 10.6.7): a remote-access grant over part of a registered region, bound and unbound
  * without re-registering. Type 1 binds through ibv_bind_mw and belongs to its PD; type 2 binds through a

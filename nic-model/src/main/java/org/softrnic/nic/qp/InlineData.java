@@ -1,5 +1,7 @@
 package org.softrnic.nic.qp;
 
+import org.softrnic.verbs.Sge;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.function.IntFunction;

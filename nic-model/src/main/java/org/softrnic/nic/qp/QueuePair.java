@@ -1,5 +1,10 @@
 package org.softrnic.nic.qp;
 
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
+
 import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.mem.ProtectionDomain;
 

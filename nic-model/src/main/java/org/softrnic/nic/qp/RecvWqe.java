@@ -1,5 +1,8 @@
 package org.softrnic.nic.qp;
 
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.Sge;
+
 import org.softrnic.nic.mem.MemoryRegion;
 
 /** A posted receive work request, copied into a preallocated slot. */

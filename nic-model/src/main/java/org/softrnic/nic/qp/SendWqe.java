@@ -1,6 +1,8 @@
 package org.softrnic.nic.qp;
 
-import org.softrnic.nic.cq.WcStatus;
+import org.softrnic.verbs.SendFlags;
+
+import org.softrnic.verbs.WcStatus;
 import org.softrnic.nic.mem.MemoryRegion;
 
 /**

@@ -1,5 +1,9 @@
 package org.softrnic.nic.qp;
 
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.SendOpcode;
+import org.softrnic.verbs.Sge;
+
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 

@@ -1,12 +1,12 @@
 package org.softrnic.nic.transport;
 
 import org.softrnic.nic.Counter;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.mem.Access;
-import org.softrnic.nic.qp.QpState;
-import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.nic.qp.SendWqe;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.frame.FrameView;

@@ -3,22 +3,22 @@ package org.softrnic.nic.transport;
 import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.function.Consumer;
-import org.softrnic.nic.AsyncEvent;
+import org.softrnic.verbs.AsyncEvent;
 import org.softrnic.nic.Counter;
 import org.softrnic.nic.Counters;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.PacketSink;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.nic.cq.WcOpcode;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.cq.WorkCompletion;
+import org.softrnic.verbs.WcOpcode;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.nic.mem.IntMap;
 import org.softrnic.nic.mem.KeyTable;
-import org.softrnic.nic.qp.Gid;
-import org.softrnic.nic.qp.QpAttr;
-import org.softrnic.nic.qp.QpAttrMask;
-import org.softrnic.nic.qp.QpState;
-import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.Gid;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpAttrMask;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.RecvWqe;
 import org.softrnic.nic.qp.Ring;
@@ -167,7 +167,7 @@ public final class Engine {
         return SPORT_MIN + ((qpn * 0x61c88647) >>> (32 - 14));
     }
 
-    FrameTemplate template(org.softrnic.nic.qp.AddressVector av, int sport) {
+    FrameTemplate template(org.softrnic.verbs.AddressVector av, int sport) {
         Gid dgid = av.dgid();
         int trafficClass = av.trafficClass();
         int flowLabel = av.flowLabel();
@@ -186,11 +186,11 @@ public final class Engine {
     }
 
     /** The local GID an address vector sends from. */
-    private Gid sgid(org.softrnic.nic.qp.AddressVector av) {
+    private Gid sgid(org.softrnic.verbs.AddressVector av) {
         return gids.get(av.sgidIndex() < gids.size() ? av.sgidIndex() : 0);
     }
 
-    FrameTemplate udTemplate(QpContext c, org.softrnic.nic.qp.AddressVector av) {
+    FrameTemplate udTemplate(QpContext c, org.softrnic.verbs.AddressVector av) {
         FrameTemplate t = c.udTemplates.get(av);
         if (t == null) {
             t = template(av, c.udpSourcePort);

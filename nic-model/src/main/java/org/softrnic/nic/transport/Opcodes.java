@@ -1,6 +1,6 @@
 package org.softrnic.nic.transport;
 
-import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.QpType;
 import org.softrnic.wire.OpClass;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.Position;

@@ -1,6 +1,6 @@
 package org.softrnic.nic.transport;
 
-import org.softrnic.nic.qp.Gid;
+import org.softrnic.verbs.Gid;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.frame.FrameView;
 

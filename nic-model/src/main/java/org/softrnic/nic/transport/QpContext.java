@@ -18,11 +18,11 @@ final class QpContext {
     /** Headers toward the connected peer (RC, UC); UD keeps one per destination GID. */
     FrameTemplate template;
     /** By address vector: a UD QP keeps one header template per destination it sends to. */
-    final Map<org.softrnic.nic.qp.AddressVector, FrameTemplate> udTemplates = new HashMap<>();
+    final Map<org.softrnic.verbs.AddressVector, FrameTemplate> udTemplates = new HashMap<>();
     int udpSourcePort;
     /** RC/UC: the peer's GID and the local GID the QP uses; packets must come from the one to the other (rxe check_addr). */
-    org.softrnic.nic.qp.Gid peerGid;
-    org.softrnic.nic.qp.Gid localGid;
+    org.softrnic.verbs.Gid peerGid;
+    org.softrnic.verbs.Gid localGid;
 
     // requester
     int reqPsn;

@@ -1,16 +1,16 @@
 package org.softrnic.nic.transport;
 
-import org.softrnic.nic.AsyncEvent;
-import org.softrnic.nic.cq.WcStatus;
-import org.softrnic.nic.mem.Access;
+import org.softrnic.verbs.AsyncEvent;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.AccessError;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
-import org.softrnic.nic.qp.QpState;
-import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.SendFlags;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.nic.qp.SendWqe;
 import org.softrnic.wire.OpClass;
 import org.softrnic.wire.Opcode;

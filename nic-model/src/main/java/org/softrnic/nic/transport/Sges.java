@@ -5,7 +5,7 @@ import org.softrnic.nic.mem.AccessError;
 import org.softrnic.nic.mem.KeyTable;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.Sge;
+import org.softrnic.verbs.Sge;
 
 /** Gather and scatter between a scatter/gather list and packet memory, after checking every lkey once. */
 final class Sges {

@@ -15,15 +15,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.nic.cq.WorkCompletion;
-import org.softrnic.nic.mem.Access;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.RecvWr;
-import org.softrnic.nic.qp.SendOpcode;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.nic.qp.SendWr;
 
 /**

@@ -6,11 +6,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.nic.mem.Access;
+import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.QpCaps;
-import org.softrnic.nic.qp.QpType;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.SendWr;
 

@@ -1,0 +1,30 @@
+package org.softrnic.verbs;
+
+/** IBV_ACCESS_* flags, with rdma-core's values. */
+public final class Access {
+    public static final int LOCAL_WRITE = 1;
+    public static final int REMOTE_WRITE = 1 << 1;
+    public static final int REMOTE_READ = 1 << 2;
+    public static final int REMOTE_ATOMIC = 1 << 3;
+    public static final int MW_BIND = 1 << 4;
+    public static final int ZERO_BASED = 1 << 5;
+    public static final int FLUSH_GLOBAL = 1 << 8;
+    public static final int FLUSH_PERSISTENT = 1 << 9;
+    public static final int REMOTE_ANY = REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC;
+    static final int KNOWN = LOCAL_WRITE | REMOTE_ANY | MW_BIND | ZERO_BASED | FLUSH_GLOBAL | FLUSH_PERSISTENT;
+
+    private Access() {}
+
+    /**
+     * IBTA 10.6.3.1 / rdma-core: remote write or remote atomic access needs local write access too.
+     *
+     * @return null when the combination is legal, else why not
+     */
+    public static String invalidReason(int access) {
+        if ((access & ~KNOWN) != 0) return "unknown access flags 0x" + Integer.toHexString(access & ~KNOWN);
+        if ((access & (REMOTE_WRITE | REMOTE_ATOMIC)) != 0 && (access & LOCAL_WRITE) == 0) {
+            return "REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE";
+        }
+        return null;
+    }
+}

@@ -15,7 +15,7 @@ import org.softrnic.emulator.link.UdpPair;
 import org.softrnic.verbs.WcStatus;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.wire.frame.DecodedFrame;
 import org.softrnic.wire.frame.Ipv4;
 import org.softrnic.wire.pcap.CaptureDecoder;

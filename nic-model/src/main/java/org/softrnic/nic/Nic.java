@@ -31,7 +31,7 @@ import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.nic.qp.SendWqe;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.nic.qp.SharedReceiveQueue;
 import org.softrnic.nic.time.Clock;
 import org.softrnic.nic.transport.Engine;
@@ -189,25 +189,26 @@ public final class Nic {
     public void bindMw(QueuePair qp, MemoryWindow mw, long wrId, MemoryRegion mr, long addr, long length, int access) {
         SendWr wr = new SendWr(1);
         int before = mw.postedRkey();
-        bindMwRequest(wr, mw, wrId, mr, addr, length, access);
+        bindMwRequest(wr, mw, wrId, addr, length, access);
         try {
-            postSend(qp, wr);
+            postBind(qp, wr, mw, mr);
         } catch (RuntimeException e) {
             mw.cancelBind(wr.bindRkey, before);
             throw e;
         }
     }
 
-    /** Fills {@code wr} with the BIND_MW request that ibv_bind_mw posts for a type 1 window. */
-    public static void bindMwRequest(SendWr wr, MemoryWindow mw, long wrId, MemoryRegion mr, long addr, long length, int access) {
+    /**
+     * Fills {@code wr} with the BIND_MW request that ibv_bind_mw posts for a type 1 window (the window's
+     * next rkey taken); post it with {@link #postBind}.
+     */
+    public static void bindMwRequest(SendWr wr, MemoryWindow mw, long wrId, long addr, long length, int access) {
         if (mw.type() != 1) throw error("ibv_bind_mw", Errno.EINVAL, "ibv_bind_mw binds type 1 windows; post IBV_WR_BIND_MW for type 2");
         wr.numSge = 0;
         wr.wrId = wrId;
         wr.opcode = SendOpcode.BIND_MW;
         wr.sendFlags = SendFlags.SIGNALED;
-        wr.bindMw = mw;
         wr.bindRkey = mw.nextBindRkey();
-        wr.bindMr = mr;
         wr.bindAddr = addr;
         wr.bindLength = length;
         wr.bindAccess = access;
@@ -409,12 +410,22 @@ public final class Nic {
      * already copied by a provider that accepted the post on another thread.
      */
     public void postSend(QueuePair qp, SendWr wr, MemorySegment inlineData) {
+        post(qp, wr, inlineData, null, null);
+    }
+
+    /** Posts the request ibv_bind_mw made ({@link #bindMwRequest}) to bind {@code window} over {@code region}. */
+    public void postBind(QueuePair qp, SendWr wr, MemoryWindow window, MemoryRegion region) {
+        post(qp, wr, null, window, region);
+    }
+
+    private void post(QueuePair qp, SendWr wr, MemorySegment inlineData, MemoryWindow window, MemoryRegion region) {
         String verb = "ibv_post_send";
         if (qp.sq().isFull()) throw error(verb, Errno.ENOMEM, "send queue is full (max_send_wr " + qp.caps().maxSendWr() + ")");
-        long length = checkSend(qp, wr);
+        long length = checkSend(qp, wr, window != null);
         boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
         SendWqe w = qp.sq().tail();
         copy(wr, w, length, inline);
+        resolve(verb, wr, w, window, region);
         if (inline && inlineData != null) MemorySegment.copy(inlineData, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, w.inline, 0, (int) length);
         else if (inline) copyInline(verb, qp, wr, w);
         qp.sq().push();
@@ -429,6 +440,11 @@ public final class Nic {
      * may call it on the posting thread.
      */
     public long checkSend(QueuePair qp, SendWr wr) {
+        return checkSend(qp, wr, false);
+    }
+
+    /** @param typeOneBind the request is ibv_bind_mw's, for a type 1 window */
+    public long checkSend(QueuePair qp, SendWr wr, boolean typeOneBind) {
         String verb = "ibv_post_send";
         QpState s = qp.state();
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
@@ -447,13 +463,13 @@ public final class Nic {
         if (!allowed) {
             throw error(verb, Errno.EINVAL, "opcode IBV_WR_" + op + " on a " + qp.type() + " QP");
         }
-        if (op == SendOpcode.BIND_MW && (wr.bindMw == null || wr.bindMr == null)) {
+        if (op == SendOpcode.BIND_MW && !typeOneBind && (wr.bindMw == null || wr.bindMr == null)) {
             throw error(verb, Errno.EINVAL, "IBV_WR_BIND_MW needs a window and a region");
         }
-        if (op == SendOpcode.BIND_MW && wr.bindMw.type() == 1 && wr.bindRkey != wr.bindMw.postedRkey()) {
+        if (op == SendOpcode.BIND_MW && !typeOneBind && wr.bindMw.type() == 1) {
             throw error(verb, Errno.EINVAL, "a type 1 window is bound with ibv_bind_mw");
         }
-        if (op == SendOpcode.REG_MR && (wr.regMr == null || !wr.regMr.isFastReg() || wr.regSegment == null)) {
+        if (op == SendOpcode.REG_MR && (wr.regMr == null || wr.regSegment == null)) {
             throw error(verb, Errno.EINVAL, "REG_MR needs a region from allocMr and the memory to map");
         }
         if (op == SendOpcode.ATOMIC_WRITE && wr.totalLength() != 8) {
@@ -469,7 +485,7 @@ public final class Nic {
             throw error(verb, Errno.EINVAL, "inline data of " + length + " bytes exceeds max_inline_data " + qp.caps().maxInlineData());
         }
         // a UD message longer than the MTU is accepted and completes without a packet (C10-93.1.1)
-        if (qp.type() == QpType.UD && wr.udAh == null) throw error(verb, Errno.EINVAL, "a UD send needs an address handle");
+        if (qp.type() == QpType.UD && wr.ah == null) throw error(verb, Errno.EINVAL, "a UD send needs an address handle");
         return length;
     }
 
@@ -479,6 +495,29 @@ public final class Nic {
         w.isInline = inline;
         w.state = SendWqe.State.POSTED;
         w.status = null;
+    }
+
+    /**
+     * The engine's objects the request's handles name: a window by its rkey and a region by its lkey (as rxe
+     * finds a bind's window by its rkey), the address vector of a UD send's address handle.
+     */
+    private void resolve(String verb, SendWr wr, SendWqe w, MemoryWindow window, MemoryRegion region) {
+        w.udAv = wr.ah == null ? null : wr.ah.attr();
+        w.window = window;
+        w.windowRegion = region;
+        w.fastReg = null;
+        if (wr.opcode == SendOpcode.BIND_MW && window == null) {
+            w.window = keys.windowByRkey(wr.bindMw.rkey());
+            w.windowRegion = keys.byLkey(wr.bindMr.lkey());
+            if (w.window == null) throw error(verb, Errno.EINVAL, String.format("no memory window with rkey 0x%x", wr.bindMw.rkey()));
+            if (w.windowRegion == null) throw error(verb, Errno.EINVAL, String.format("no memory region with lkey 0x%x", wr.bindMr.lkey()));
+        }
+        if (wr.opcode == SendOpcode.REG_MR) {
+            w.fastReg = keys.byLkey(wr.regMr.lkey());
+            if (w.fastReg == null || !w.fastReg.isFastReg()) {
+                throw error(verb, Errno.EINVAL, "REG_MR needs a region from allocMr and the memory to map");
+            }
+        }
     }
 
     private void copyInline(String verb, QueuePair qp, SendWr wr, SendWqe w) {

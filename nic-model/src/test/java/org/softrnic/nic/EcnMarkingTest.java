@@ -9,7 +9,7 @@ import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpType;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.nic.sim.LinkFaults;
 import org.softrnic.wire.frame.Ecn;
 

@@ -14,7 +14,7 @@ import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpAttrMask;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.wire.Opcode;
 
 /** The IBTA 1.5 operations rxe supports: ATOMIC_WRITE and FLUSH, each answered by a zero-length READ response. */

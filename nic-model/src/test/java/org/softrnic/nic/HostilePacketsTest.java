@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.frame.FrameCodec;
 import org.softrnic.wire.frame.Ipv4;

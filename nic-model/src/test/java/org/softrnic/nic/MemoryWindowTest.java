@@ -22,7 +22,7 @@ import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 
 /** Memory windows: type 1 through ibv_bind_mw, type 2 through BIND_MW, LOCAL_INV and remote invalidate. */
 class MemoryWindowTest {
@@ -37,9 +37,9 @@ class MemoryWindowTest {
         wr.wrId = 900;
         wr.opcode = SendOpcode.BIND_MW;
         wr.sendFlags = SendFlags.SIGNALED;
-        wr.bindMw = mw;
+        wr.bindMw = Handles.mw(mw);
         wr.bindRkey = (mw.rkey() & ~0xff) | ((mw.rkey() + 1) & 0xff); // ibv_inc_rkey
-        wr.bindMr = mr;
+        wr.bindMr = Handles.mr(mr);
         wr.bindAddr = mr.iova() + off;
         wr.bindLength = len;
         wr.bindAccess = access;

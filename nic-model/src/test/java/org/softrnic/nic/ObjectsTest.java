@@ -24,7 +24,7 @@ import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.nic.time.VirtualClock;
 
 /** Verbs objects: keys, lifetimes and their errnos, CQ notification, counters and device attributes. */

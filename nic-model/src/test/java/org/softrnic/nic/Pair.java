@@ -18,7 +18,7 @@ import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.nic.sim.SimFabric;
 
 /** Two soft RNICs on a simulated fabric with one connected QP each: the fixture of the conformance suites. */

@@ -33,7 +33,7 @@ import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.nic.qp.SharedReceiveQueue;
 import org.softrnic.nic.sim.SimFabric;
 import org.softrnic.wire.Opcode;
@@ -525,7 +525,7 @@ class ProtocolReviewTest {
     static SendWr regMr(MemoryRegion fr, MemorySegment mem, long iova, int key) {
         SendWr reg = new SendWr(1);
         reg.opcode = SendOpcode.REG_MR;
-        reg.regMr = fr;
+        reg.regMr = Handles.mr(fr);
         reg.regSegment = mem;
         reg.regIova = iova;
         reg.regAccess = Access.LOCAL_WRITE | Access.REMOTE_WRITE;

@@ -12,7 +12,7 @@ import org.softrnic.verbs.WcOpcode;
 import org.softrnic.verbs.WcStatus;
 import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 
 /** RC operations on a clean link: what arrives, what completes, and what went on the wire. */
 class RcBasicsTest {
@@ -131,7 +131,7 @@ class RcBasicsTest {
         var victim = p.b.nic.allocMr(p.b.pd, 4096);
         var reg = new SendWr(1);
         reg.opcode = SendOpcode.REG_MR;
-        reg.regMr = victim;
+        reg.regMr = Handles.mr(victim);
         reg.regSegment = java.lang.foreign.Arena.ofAuto().allocate(64);
         reg.regIova = 0x7000;
         reg.regAccess = org.softrnic.verbs.Access.LOCAL_WRITE | org.softrnic.verbs.Access.REMOTE_READ;
@@ -171,7 +171,7 @@ class RcBasicsTest {
         reg.wrId = 1;
         reg.opcode = SendOpcode.REG_MR;
         reg.sendFlags = org.softrnic.verbs.SendFlags.SIGNALED;
-        reg.regMr = fr;
+        reg.regMr = Handles.mr(fr);
         reg.regSegment = mem;
         reg.regIova = 0x10_0000;
         reg.regAccess = org.softrnic.verbs.Access.LOCAL_WRITE | org.softrnic.verbs.Access.REMOTE_WRITE;

@@ -18,7 +18,7 @@ import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpType;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.nic.sim.SimFabric;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.frame.FrameCodec;

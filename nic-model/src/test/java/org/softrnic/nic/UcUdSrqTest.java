@@ -20,7 +20,7 @@ import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.nic.qp.SharedReceiveQueue;
 
 /** UC (no ACKs, drop a broken message), UD (Q_Key, GRH, MTU) and SRQ (sharing, limit event). */
@@ -77,9 +77,9 @@ class UcUdSrqTest {
     static SendWr udSend(Pair p, long id, int len, int qkey) {
         SendWr w = p.a.wr(id, SendOpcode.SEND_WITH_IMM, 0, len);
         w.immData = 77;
-        w.udAh = AddressVector.to(Pair.GID_B);
-        w.udRemoteQpn = p.b.qp.qpn();
-        w.udRemoteQkey = qkey;
+        w.ah = Handles.ah(AddressVector.to(Pair.GID_B));
+        w.remoteQpn = p.b.qp.qpn();
+        w.remoteQkey = qkey;
         return w;
     }
 

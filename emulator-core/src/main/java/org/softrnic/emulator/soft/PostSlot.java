@@ -3,7 +3,7 @@ package org.softrnic.emulator.soft;
 import java.lang.foreign.MemorySegment;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.RecvWr;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.nic.qp.SharedReceiveQueue;
 
 /**
@@ -19,6 +19,9 @@ final class PostSlot {
     /** The room the request holds in its queue, given back if the device refuses it after all. */
     QueueRoom room;
     final SendWr send;
+    /** ibv_bind_mw's request: the engine's window and region, found on the posting thread. */
+    org.softrnic.nic.mem.MemoryWindow bindWindow;
+    org.softrnic.nic.mem.MemoryRegion bindRegion;
     final RecvWr recv;
     final byte[] inline;
     final MemorySegment inlineData;
@@ -43,7 +46,10 @@ final class PostSlot {
                         org.softrnic.verbs.Errno.EINVAL, "QP 0x" + Integer.toHexString(qp.qpn()) + " was destroyed");
             }
             switch (kind) {
-                case SEND -> nic.postSend(qp, send, hasInline ? inlineData : null);
+                case SEND -> {
+                    if (bindWindow != null) nic.postBind(qp, send, bindWindow, bindRegion);
+                    else nic.postSend(qp, send, hasInline ? inlineData : null);
+                }
                 case RECV -> nic.postRecv(qp, recv);
                 case SRQ_RECV -> nic.postSrqRecv(srq, recv);
                 case NONE -> { }
@@ -90,8 +96,8 @@ final class PostSlot {
         srq = null;
         room = null;
         hasInline = false;
-        send.bindMw = null;
-        send.bindMr = null;
-        send.udAh = null;
+        send.clearHandles();
+        bindWindow = null;
+        bindRegion = null;
     }
 }

@@ -20,34 +20,18 @@ final class Requests {
         for (int i = 0; i < from.numSge; i++) to.sgList[i].copyFrom(from.sgList[i]);
     }
 
-    static void copy(SendWr from, org.softrnic.nic.qp.SendWr to) {
+    /**
+     * Copies the request into the slot's, after the checks only this provider can make: the handles it names
+     * are this provider's and still open (the engine finds its own objects by their keys).
+     */
+    static void copy(SendWr from, SendWr to) {
         checkSges("ibv_post_send", from.numSge, Math.min(from.sgList.length, to.sgList.length));
         if (from.opcode == null) throw new VerbsException("ibv_post_send", Errno.EINVAL, "no opcode");
-        to.wrId = from.wrId;
-        to.opcode = from.opcode;
-        to.sendFlags = from.sendFlags;
-        to.numSge = from.numSge;
-        for (int i = 0; i < from.numSge; i++) to.sgList[i].copyFrom(from.sgList[i]);
-        to.immData = from.immData;
-        to.invalidateRkey = from.invalidateRkey;
-        to.remoteAddr = from.remoteAddr;
-        to.rkey = from.rkey;
-        to.compareAdd = from.compareAdd;
-        to.swap = from.swap;
-        to.udAh = from.ah == null ? null : ah(from.ah).av;
-        to.udRemoteQpn = from.remoteQpn;
-        to.udRemoteQkey = from.remoteQkey;
-        to.bindMw = from.bindMw == null ? null : mw(from.bindMw).mw;
-        to.bindRkey = from.bindRkey;
-        to.bindMr = from.bindMr == null ? null : mr(from.bindMr).mr;
-        to.bindAddr = from.bindAddr;
-        to.bindLength = from.bindLength;
-        to.bindAccess = from.bindAccess;
-        to.flushType = from.flushType;
-        to.flushLevel = from.flushLevel;
-        to.flushLength = from.flushLength;
-        to.regMr = null;
-        to.regSegment = null;
+        if (from.ah != null) ah(from.ah);
+        if (from.bindMw != null) mw(from.bindMw);
+        if (from.bindMr != null) mr(from.bindMr);
+        if (from.regMr != null) throw new VerbsException("ibv_post_send", Errno.EINVAL, "REG_MR is the engine's, not ibv_post_send's");
+        to.copyFrom(from);
     }
 
     private static void checkSges(String verb, int numSge, int max) {

@@ -124,7 +124,11 @@ final class SoftQp extends SoftResource implements QueuePair {
         var window = Requests.mw(mw).mw;
         int before = window.postedRkey();
         try {
-            Nic.bindMwRequest(s.send, window, wrId, Requests.mr(mr).mr, addr, length, access);
+            Nic.bindMwRequest(s.send, window, wrId, addr, length, access);
+            s.send.bindMw = mw;
+            s.send.bindMr = mr;
+            s.bindWindow = window;
+            s.bindRegion = Requests.mr(mr).mr;
             accept(s);
         } catch (RuntimeException | Error e) {
             window.cancelBind(s.send.bindRkey, before); // a refused bind leaves the window's rkey as it was
@@ -136,7 +140,7 @@ final class SoftQp extends SoftResource implements QueuePair {
 
     /** ibv_post_send's checks, the queue room, and inline data, for the request already in {@code s}. */
     private void accept(PostSlot s) {
-        device.nic.checkSend(qp, s.send);
+        device.nic.checkSend(qp, s.send, s.bindWindow != null);
         boolean inline = (s.send.sendFlags & SendFlags.INLINE) != 0;
         if (inline) {
             String bad = InlineData.copy(s.send, qp.pd(), device::region, s.inline);

@@ -33,7 +33,7 @@ import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 
 /**
  * Two soft RNICs on 127.0.0.1 and 127.0.0.2 talk RC over kernel UDP sockets, on one thread: the ICRCs they

@@ -1,5 +1,6 @@
 package org.softrnic.nic.qp;
 
+import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.Sge;
 
 import java.lang.foreign.MemorySegment;

@@ -2,12 +2,16 @@ package org.softrnic.nic.qp;
 
 import org.softrnic.verbs.SendFlags;
 
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.WcStatus;
 import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.mem.MemoryWindow;
 
 /**
- * A posted send work request as the engine keeps it: a copy of the {@link SendWr} (inline data copied too)
- * plus the requester's and completer's progress through it. Preallocated in the send queue ring.
+ * A posted send work request as the engine keeps it: a copy of the {@link SendWr} (inline data copied too),
+ * the engine's objects its handles name (resolved when it is posted, as rxe resolves a bind's window by its
+ * rkey), and the requester's and completer's progress through it. Preallocated in the send queue ring.
  */
 public final class SendWqe extends SendWr {
     /** Where a WQE stands (rxe's wqe_state). */
@@ -15,6 +19,13 @@ public final class SendWqe extends SendWr {
 
     /** The region each SGE lies in, resolved and checked when the requester starts the WQE. */
     public final MemoryRegion[] sgeMrs;
+    /** UD: the address vector of {@link #ah}. */
+    public AddressVector udAv;
+    /** BIND_MW: the window and the region {@link #bindMw} and {@link #bindMr} name. */
+    public MemoryWindow window;
+    public MemoryRegion windowRegion;
+    /** REG_MR: the fast-register region {@link #regMr} names. */
+    public MemoryRegion fastReg;
     public long length;
     public final byte[] inline;
     public boolean isInline;

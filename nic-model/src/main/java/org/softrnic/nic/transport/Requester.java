@@ -76,8 +76,8 @@ final class Requester {
     private void local(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
         if (w.opcode == SendOpcode.BIND_MW) {
-            MemoryWindow mw = w.bindMw;
-            String bad = mw.bindError(w.bindMr, w.bindAddr, w.bindLength, w.bindAccess, qp.pd());
+            MemoryWindow mw = w.window;
+            String bad = mw.bindError(w.windowRegion, w.bindAddr, w.bindLength, w.bindAccess, qp.pd());
             int old = mw.rkey();
             if (bad == null && w.bindRkey != old && !engine.keys.rkeyFree(w.bindRkey)) bad = "the new rkey is in use";
             if (bad != null) {
@@ -85,7 +85,7 @@ final class Requester {
                 engine.sendQueueError(c, null);
                 return;
             }
-            mw.bind(w.bindMr, w.bindAddr, w.bindLength, w.bindAccess, w.bindRkey, qp.qpn());
+            mw.bind(w.windowRegion, w.bindAddr, w.bindLength, w.bindAccess, w.bindRkey, qp.qpn());
             if (w.bindRkey != old) engine.keys.rekeyWindow(mw, old);
             engine.completeSend(c, w, WcStatus.SUCCESS);
             return;
@@ -119,7 +119,7 @@ final class Requester {
 
     /** Fast-register: an invalid fast-register region of this PD takes the memory, address, access and key. */
     private void regMr(QpContext c, SendWqe w) {
-        MemoryRegion mr = w.regMr;
+        MemoryRegion mr = w.fastReg;
         int oldLkey = mr.lkey();
         int oldRkey = mr.rkey();
         boolean keyFree = w.regKey == oldLkey || engine.keys.rkeyFree(w.regKey);
@@ -208,8 +208,8 @@ final class Requester {
         boolean inv = last && w.opcode == SendOpcode.SEND_WITH_INV;
         Opcode op = Opcodes.cached(t, cls, p, imm, inv);
         boolean ud = qp.type() == QpType.UD;
-        FrameTemplate tpl = ud ? engine.udTemplate(c, w.udAh) : c.template;
-        int dqpn = ud ? w.udRemoteQpn : qp.attr().destQpNum;
+        FrameTemplate tpl = ud ? engine.udTemplate(c, w.udAv) : c.template;
+        int dqpn = ud ? w.remoteQpn : qp.attr().destQpNum;
         int psn = c.reqPsn;
         // rxe: noack_pkts++ > RXE_MAX_PKT_PER_ACK, so a middle packet asks every 66th
         boolean ackReq = qp.type() == QpType.RC && (last || c.reqNoAckPackets++ > Engine.MAX_PKT_PER_ACK);
@@ -221,7 +221,7 @@ final class Requester {
         if (op.hasReth()) fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.length);
         if (op.hasImmediate()) fw.immDt().value(w.immData);
         if (op.hasInvalidate()) fw.ieth().rkey(w.invalidateRkey);
-        if (ud) fw.deth().qkey(w.udRemoteQkey < 0 ? qp.attr().qkey : w.udRemoteQkey).sqpn(qp.qpn());
+        if (ud) fw.deth().qkey(w.remoteQkey < 0 ? qp.attr().qkey : w.remoteQkey).sqpn(qp.qpn());
         copyPayload(w, fw, payload);
         engine.transmit(payload);
         w.sent += payload;

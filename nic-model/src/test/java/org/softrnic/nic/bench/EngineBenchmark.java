@@ -24,7 +24,7 @@ import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 
 /**
  * Requester to responder to completer and back, on one thread with no I/O: one operation posts a batch

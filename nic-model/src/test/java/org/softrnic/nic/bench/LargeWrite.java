@@ -10,7 +10,7 @@ import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 
 /**
  * 1 MiB RDMA WRITEs at MTU 4096 through two soft RNICs on one thread, beside single-thread memcpy of the

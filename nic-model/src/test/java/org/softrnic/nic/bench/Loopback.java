@@ -10,7 +10,7 @@ import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.nic.time.VirtualClock;
 import org.softrnic.wire.PacketBuffer;
 

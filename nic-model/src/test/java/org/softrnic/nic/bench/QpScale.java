@@ -12,7 +12,7 @@ import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.SendWr;
+import org.softrnic.verbs.SendWr;
 
 /**
  * How a soft RNIC scales with RC QPs: the heap a connected QP costs before and after it has carried

@@ -10,10 +10,12 @@ module org.softrnic.emulator {
     requires tools.jackson.dataformat.yaml;
     requires com.fasterxml.jackson.annotation;
     requires jdk.net;
+    requires static org.junit.jupiter.api;
 
     exports org.softrnic.emulator.soft;
     exports org.softrnic.emulator.config;
     exports org.softrnic.emulator.ibverbs;
+    exports org.softrnic.emulator.junit;
 
     exports org.softrnic.emulator.concurrent to org.softrnic.cli;
     exports org.softrnic.emulator.cq to org.softrnic.cli;

@@ -32,6 +32,29 @@ public interface QueuePair extends AutoCloseable {
         }
     }
 
+    /**
+     * Connects this QP to {@code remote} in one call: RESET to RTS as {@link #modifyToRts} walks it, with the
+     * attributes perftest uses ({@link QpAttr#rcConnect}), the smaller of the two ports' MTUs, this side
+     * sending from {@code local}'s PSN and expecting the peer's. {@code local} is what this side sent the
+     * peer ({@link Endpoint#of}).
+     */
+    default void connect(Endpoint local, Endpoint remote) {
+        connect(local, remote, attr -> { });
+    }
+
+    /** {@link #connect(Endpoint, Endpoint)}, with {@code overrides} changing the attributes before the walk. */
+    default void connect(Endpoint local, Endpoint remote, java.util.function.Consumer<QpAttr> overrides) {
+        if (local.qpn() != qpn()) {
+            throw new VerbsException("ibv_modify_qp", Errno.EINVAL, String.format("the local endpoint is QP 0x%x's, not 0x%x's", local.qpn(), qpn()));
+        }
+        Mtu mtu = local.mtu().bytes <= remote.mtu().bytes ? local.mtu() : remote.mtu();
+        QpAttr attr = QpAttr.rcConnect(remote.gid(), remote.qpn(), mtu);
+        attr.sqPsn = local.psn();
+        attr.rqPsn = remote.psn();
+        overrides.accept(attr);
+        modifyToRts(attr);
+    }
+
     /** ibv_query_qp: a copy of the attributes as last set. */
     QpAttr query();
 

@@ -66,6 +66,13 @@ abstract class SoftResource {
         }
     }
 
+    /** This object and, transitively, every open object that uses it, as errors name them. */
+    final void collectOpen(java.util.Set<String> out) {
+        if (closed) return;
+        out.add(describe());
+        for (SoftResource u : users) u.collectOpen(out);
+    }
+
     @Override
     public String toString() {
         return describe();

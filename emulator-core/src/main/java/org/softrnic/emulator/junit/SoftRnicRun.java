@@ -1,0 +1,151 @@
+package org.softrnic.emulator.junit;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32;
+import org.softrnic.emulator.config.FaultConfig;
+import org.softrnic.emulator.config.SoftRnicConfig;
+import org.softrnic.emulator.soft.SoftFabric;
+import org.softrnic.emulator.soft.SoftRnic;
+import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.RdmaDevices;
+import org.softrnic.wire.pcap.LinkType;
+import org.softrnic.wire.pcap.PcapWriter;
+
+/**
+ * One test's soft RNICs: its seed, its fabric and devices, the contexts handed to it as parameters, and what
+ * it leaves behind when it fails (the packets, as a capture and as a listing).
+ */
+public final class SoftRnicRun {
+    /** Where a failed test's packets go, relative to the working directory (the module, under Maven). */
+    public static final Path ARTEFACTS = Path.of("target", "softrnic");
+
+    private final String testClass;
+    private final String testMethod;
+    private final long seed;
+    private final SoftFabric fabric;
+    private final List<SoftRnic> devices = new ArrayList<>();
+    private final List<RdmaContext> contexts = new ArrayList<>();
+    private final String realDevice;
+
+    SoftRnicRun(String testClass, String testMethod, SoftRnicTest shape, Faults faults) {
+        this.testClass = testClass;
+        this.testMethod = testMethod;
+        this.seed = seedFor(testClass, testMethod);
+        String provider = System.getProperty("softrnic.provider", "soft");
+        if (provider.equals("ibverbs")) {
+            realDevice = System.getProperty("softrnic.device");
+            fabric = null;
+            return;
+        }
+        if (!provider.equals("soft")) throw new IllegalArgumentException("-Dsoftrnic.provider must be soft or ibverbs, not " + provider);
+        realDevice = null;
+        fabric = shape.fabric() == SoftRnicTest.Fabric.VIRTUAL ? SoftFabric.virtual(seed) : SoftFabric.threaded();
+        if (fabric.isVirtual()) fabric.simulation().tracing(true);
+        for (int i = 0; i < shape.devices(); i++) {
+            String name = i < shape.names().length ? shape.names()[i] : "rnic" + i;
+            devices.add(fabric.add(SoftRnicConfig.builder().name(name).gid("10.0.0." + (i + 1)).mtu(shape.mtu()).seed(seed + i).build()));
+        }
+        if (faults != null) {
+            FaultConfig f = new FaultConfig(faults.loss(), faults.duplicate(), faults.reorder(), faults.delayMicros() * 1000,
+                    faults.jitterMicros() * 1000, faults.ecnMark(), seed);
+            for (SoftRnic from : devices) for (SoftRnic to : devices) if (from != to) fabric.faults(from, to, f);
+        }
+    }
+
+    /** -Dsoftrnic.seed when given, else a value derived from the test's name: the same test, the same run. */
+    static long seedFor(String testClass, String testMethod) {
+        String fixed = System.getProperty("softrnic.seed");
+        if (fixed != null) return Long.parseLong(fixed.trim());
+        CRC32 crc = new CRC32();
+        crc.update((testClass + "#" + testMethod).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return crc.getValue();
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    /** The fabric; null when the tests run on a real device. */
+    public SoftFabric fabric() {
+        return fabric;
+    }
+
+    public SoftRnic device(int i) {
+        if (fabric == null) throw new IllegalStateException("soft RNICs exist only with -Dsoftrnic.provider=soft");
+        return devices.get(i);
+    }
+
+    /** A context of the {@code i}th device (of the real device, every time, under ibverbs), closed by the run. */
+    RdmaContext context(int i) {
+        RdmaContext c = realDevice != null || fabric == null ? RdmaDevices.byName(realDevice).open() : device(i).open();
+        contexts.add(c);
+        return c;
+    }
+
+    /** The line that replays this test exactly. */
+    public String replay() {
+        String simple = testClass.substring(testClass.lastIndexOf('.') + 1);
+        return "-Dsoftrnic.seed=" + seed + " -Dtest=" + simple + "#" + testMethod;
+    }
+
+    public Path capture() {
+        return ARTEFACTS.resolve(artefactName() + ".pcap");
+    }
+
+    public Path listing() {
+        return ARTEFACTS.resolve(artefactName() + ".txt");
+    }
+
+    private String artefactName() {
+        return testClass.substring(testClass.lastIndexOf('.') + 1) + "." + testMethod;
+    }
+
+    /** Keeps the run's packets: a capture (raw IP, Wireshark opens it) and a listing. False if nothing was traced. */
+    boolean keepPackets() {
+        if (fabric == null || !fabric.isVirtual()) return false;
+        var trace = fabric.simulation().trace();
+        try {
+            Files.createDirectories(ARTEFACTS);
+            try (OutputStream os = Files.newOutputStream(capture()); PcapWriter w = new PcapWriter(os, LinkType.RAW)) {
+                for (var p : trace) if (!p.duplicate()) w.write(p.sentAt(), p.bytes());
+            }
+            Files.writeString(listing(), PacketListing.of(trace, devices));
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Closes the contexts the run handed out and then the fabric. Returns what the test left open (named as
+     * errors name it); those are dropped with the fabric.
+     */
+    List<String> finish() {
+        List<String> handedOut = contexts.stream().map(Object::toString).toList();
+        List<String> leaked = new ArrayList<>();
+        for (SoftRnic d : devices) leaked.addAll(d.openObjects().stream().filter(o -> !handedOut.contains(o)).toList());
+        if (fabric == null) {
+            for (RdmaContext c : contexts) {
+                try {
+                    c.close();
+                } catch (RuntimeException e) {
+                    leaked.add(e.getMessage());
+                }
+            }
+            return leaked;
+        }
+        if (leaked.isEmpty()) {
+            for (RdmaContext c : contexts) c.close();
+            fabric.close();
+        } else {
+            fabric.abandon();
+        }
+        return leaked;
+    }
+}

@@ -1,0 +1,165 @@
+package org.softrnic.emulator.junit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.lang.foreign.Arena;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.softrnic.emulator.soft.SoftFabric;
+import org.softrnic.emulator.soft.SoftRnic;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.Endpoint;
+import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpInitAttr;
+import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
+import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WcStatus;
+
+/**
+ * The extension as a user meets it: test classes run through the JUnit Platform (the nested classes below,
+ * which surefire does not pick up itself), and what their runs report.
+ */
+class SoftRnicExtensionTest {
+    static List<TestExecutionSummary.Failure> run(Class<?> fixture) {
+        SummaryGeneratingListener listener = new SummaryGeneratingListener();
+        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(fixture)).build(), listener);
+        return listener.getSummary().getFailures();
+    }
+
+    /** A WRITE with a wrong rkey that the test expects to succeed. */
+    @SoftRnicTest
+    static class FailsOnPurpose {
+        @Test
+        void aWriteWithAWrongKey(RdmaContext a, RdmaContext b) {
+            try (Arena arena = Arena.ofShared();
+                 ProtectionDomain pdA = a.allocPd();
+                 ProtectionDomain pdB = b.allocPd();
+                 CompletionQueue cqA = a.createCq(4);
+                 CompletionQueue cqB = b.createCq(4);
+                 MemoryRegion src = pdA.regMr(arena.allocate(64), Access.LOCAL_WRITE);
+                 MemoryRegion dst = pdB.regMr(arena.allocate(64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+                 QueuePair qpA = pdA.createQp(QpInitAttr.rc(cqA, QpCaps.of(4, 4)));
+                 QueuePair qpB = pdB.createQp(QpInitAttr.rc(cqB, QpCaps.of(4, 4)))) {
+                Endpoint ea = Endpoint.of(a, qpA);
+                Endpoint eb = Endpoint.of(b, qpB).withRegion(dst);
+                qpA.connect(ea, eb);
+                qpB.connect(eb, ea);
+                SendWr wr = new SendWr(1).sge(src.addr(), 64, src.lkey());
+                wr.opcode = SendOpcode.RDMA_WRITE;
+                wr.sendFlags = SendFlags.SIGNALED;
+                wr.remoteAddr = eb.addr();
+                wr.rkey = eb.rkey() ^ 0x100;
+                qpA.postSend(wr);
+                assertEquals(WcStatus.SUCCESS, ConnectTest.poll(cqA).status);
+            }
+        }
+    }
+
+    @Test
+    void aFailureNamesTheSeedTheReplayAndThePacketsKept() throws Exception {
+        List<TestExecutionSummary.Failure> f = run(FailsOnPurpose.class);
+        assertEquals(1, f.size());
+        String message = f.getFirst().getException().getMessage();
+        long seed = SoftRnicRun.seedFor(FailsOnPurpose.class.getName(), "aWriteWithAWrongKey");
+        assertTrue(message.startsWith("expected: <SUCCESS> but was: <REM_ACCESS_ERR>"), message);
+        assertTrue(message.contains("softrnic: seed " + seed + "; replay with -Dsoftrnic.seed=" + seed
+                + " -Dtest=SoftRnicExtensionTest$FailsOnPurpose#aWriteWithAWrongKey"), message);
+        var pcap = SoftRnicRun.ARTEFACTS.resolve("SoftRnicExtensionTest$FailsOnPurpose.aWriteWithAWrongKey.pcap");
+        var txt = SoftRnicRun.ARTEFACTS.resolve("SoftRnicExtensionTest$FailsOnPurpose.aWriteWithAWrongKey.txt");
+        assertTrue(message.contains(pcap.toString()) && message.contains(txt.toString()), message);
+        assertTrue(Files.size(pcap) > 24, "the capture holds packets");
+        String listing = Files.readString(txt);
+        assertTrue(listing.contains("rnic0 -> rnic1") && listing.contains("RC_RDMA_WRITE_ONLY"), listing);
+        assertTrue(listing.contains("NAK remote access error"), listing);
+    }
+
+    /** Leaves a PD and a CQ open. */
+    @SoftRnicTest
+    static class Leaks {
+        @Test
+        void leavesAPdOpen(RdmaContext a) {
+            a.allocPd();
+            a.createCq(4);
+        }
+    }
+
+    @Test
+    void anObjectLeftOpenFailsTheTestAndIsNamed() {
+        List<TestExecutionSummary.Failure> f = run(Leaks.class);
+        assertEquals(1, f.size());
+        String message = f.getFirst().getException().getMessage();
+        assertTrue(message.startsWith("softrnic: the test left verbs objects open: PD "), message);
+        assertTrue(message.contains("CQ "), message);
+    }
+
+    /** Records what each run was given. */
+    @SoftRnicTest(devices = 3, names = {"left", "middle", "right"})
+    @Faults(loss = 0.2)
+    static class Shapes {
+        static final List<Long> seeds = new ArrayList<>();
+        static final List<String> names = new ArrayList<>();
+        static long dropped;
+
+        @Test
+        void records(SoftRnicRun run, SoftFabric fabric, SoftRnic first, SoftRnic second, RdmaContext a, RdmaContext b) {
+            seeds.add(run.seed());
+            fabric.devices().forEach(d -> names.add(d.name()));
+            names.add(first.name() + "/" + second.name());
+            try (Arena arena = Arena.ofShared();
+                 ProtectionDomain pdA = a.allocPd();
+                 ProtectionDomain pdB = b.allocPd();
+                 CompletionQueue cqA = a.createCq(64);
+                 CompletionQueue cqB = b.createCq(64);
+                 MemoryRegion src = pdA.regMr(arena.allocate(65536), Access.LOCAL_WRITE);
+                 MemoryRegion dst = pdB.regMr(arena.allocate(65536), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+                 QueuePair qpA = pdA.createQp(QpInitAttr.rc(cqA, QpCaps.of(8, 8)));
+                 QueuePair qpB = pdB.createQp(QpInitAttr.rc(cqB, QpCaps.of(8, 8)))) {
+                Endpoint ea = Endpoint.of(a, qpA);
+                Endpoint eb = Endpoint.of(b, qpB).withRegion(dst);
+                qpA.connect(ea, eb);
+                qpB.connect(eb, ea);
+                SendWr wr = new SendWr(1).sge(src.addr(), 65536, src.lkey());
+                wr.opcode = SendOpcode.RDMA_WRITE;
+                wr.sendFlags = SendFlags.SIGNALED;
+                wr.remoteAddr = eb.addr();
+                wr.rkey = eb.rkey();
+                qpA.postSend(wr);
+                assertEquals(WcStatus.SUCCESS, ConnectTest.poll(cqA).status);
+            }
+            dropped = first.counters().get("link_dropped") + second.counters().get("link_dropped")
+                    + fabric.simulation().trace().stream().filter(p -> p.dropped()).count();
+        }
+    }
+
+    @Test
+    void devicesNamesFaultsAndSeedsComeFromTheAnnotationsAndTheProperty() {
+        Shapes.seeds.clear();
+        Shapes.names.clear();
+        assertEquals(List.of(), run(Shapes.class));
+        assertEquals(List.of(), run(Shapes.class));
+        assertEquals(List.of("left", "middle", "right", "left/middle", "left", "middle", "right", "left/middle"), Shapes.names);
+        assertEquals(Shapes.seeds.get(0), Shapes.seeds.get(1), "the seed is the test's own, run after run");
+        assertTrue(Shapes.dropped > 0, "20 % loss lost packets, and the WRITE still completed");
+        System.setProperty("softrnic.seed", "4242");
+        try {
+            assertEquals(List.of(), run(Shapes.class));
+        } finally {
+            System.clearProperty("softrnic.seed");
+        }
+        assertEquals(4242L, Shapes.seeds.get(2));
+    }
+}

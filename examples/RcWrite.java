@@ -6,25 +6,22 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.soft.SoftFabric;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.verbs.Access;
-import org.softrnic.verbs.Mtu;
-import org.softrnic.verbs.QpAttr;
-import org.softrnic.verbs.QpAttrMask;
-import org.softrnic.verbs.QpCaps;
-import org.softrnic.verbs.QpState;
-import org.softrnic.verbs.RecvWr;
-import org.softrnic.verbs.SendFlags;
-import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.Endpoint;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RdmaDevices;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 public class RcWrite {
     static final int SIZE = 64 * 1024;
@@ -46,8 +43,11 @@ public class RcWrite {
                          Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC);
                  QueuePair qpA = pdA.createQp(QpInitAttr.rc(cqA, new QpCaps(64, 64, 1, 1, 0)));
                  QueuePair qpB = pdB.createQp(QpInitAttr.rc(cqB, new QpCaps(64, 64, 1, 1, 0)))) {
-                connect(qpA, qpB, b);
-                connect(qpB, qpA, a);
+                // what each side would send the other out of band (as JSON or bytes), then one call each
+                Endpoint endA = Endpoint.of(a, qpA);
+                Endpoint endB = Endpoint.of(b, qpB).withRegion(remote);
+                qpA.connect(endA, Endpoint.fromJson(endB.toJson()));
+                qpB.connect(endB, Endpoint.fromJson(endA.toJson()));
 
                 // the responder posts a receive for the immediate data
                 RecvWr recv = new RecvWr(1);
@@ -60,8 +60,8 @@ public class RcWrite {
                 wr.opcode = SendOpcode.RDMA_WRITE_WITH_IMM;
                 wr.sendFlags = SendFlags.SIGNALED;
                 wr.immData = 0x1234;
-                wr.remoteAddr = remote.addr();
-                wr.rkey = remote.rkey();
+                wr.remoteAddr = endB.addr();
+                wr.rkey = endB.rkey();
                 qpA.postSend(wr);
 
                 WorkCompletion[] wc = {new WorkCompletion()};
@@ -93,19 +93,6 @@ public class RcWrite {
                 System.out.println("rnic0 sent_pkts " + fabric.devices().get(0).counters().get("sent_pkts"));
             }
         }
-    }
-
-    /** RESET -> INIT -> RTR -> RTS towards {@code peer}, with the attributes perftest uses. */
-    static void connect(QueuePair qp, QueuePair peer, RdmaContext peerContext) {
-        QpAttr attr = QpAttr.rcConnect(peerContext.queryGid(1, 0), peer.qpn(), Mtu.MTU_4096);
-        attr.qpState = QpState.INIT;
-        qp.modify(attr, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
-        attr.qpState = QpState.RTR;
-        qp.modify(attr, QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN
-                | QpAttrMask.RQ_PSN | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER);
-        attr.qpState = QpState.RTS;
-        qp.modify(attr, QpAttrMask.STATE | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY
-                | QpAttrMask.SQ_PSN | QpAttrMask.MAX_QP_RD_ATOMIC);
     }
 
     static WorkCompletion await(CompletionQueue cq, WorkCompletion[] wc) {

@@ -3,8 +3,8 @@ package org.softrnic.cli;
 import java.io.PrintWriter;
 import org.softrnic.cli.decode.DecodeCommand;
 import org.softrnic.cli.perf.PerfCommand;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 @Command(name = "softrnic", mixinStandardHelpOptions = true, version = "softrnic 0.1.0",
         description = "A software RDMA NIC that speaks RoCEv2 byte-exact with Linux rxe.",

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.frame.FrameCodec;
 import org.softrnic.wire.pcap.PcapWriter;
-import org.softrnic.wire.testing.RandomFrames;
 import org.softrnic.wire.testing.RandomFrames.Link;
+import org.softrnic.wire.testing.RandomFrames;
 
 /**
  * The ICRC softrnic writes for IPv4, IPv6 and 802.1Q frames is accepted by an independent implementation

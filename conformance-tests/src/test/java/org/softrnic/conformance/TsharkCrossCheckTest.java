@@ -15,8 +15,8 @@ import org.softrnic.wire.frame.FrameCodec;
 import org.softrnic.wire.frame.RoceFrame;
 import org.softrnic.wire.packet.RocePacket;
 import org.softrnic.wire.pcap.PcapWriter;
-import org.softrnic.wire.testing.RandomFrames;
 import org.softrnic.wire.testing.RandomFrames.Link;
+import org.softrnic.wire.testing.RandomFrames;
 
 /**
  * Writes a pcap holding every opcode (over IPv4 and IPv6, with random field values), lets tshark decode it,

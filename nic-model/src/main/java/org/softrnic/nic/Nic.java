@@ -1,40 +1,39 @@
 package org.softrnic.nic;
 
-import org.softrnic.verbs.AsyncEvent;
-import org.softrnic.verbs.DeviceAttributes;
-import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
-
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.IntMap;
 import org.softrnic.nic.mem.KeyTable;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.verbs.Gid;
 import org.softrnic.nic.qp.InlineData;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.RecvWqe;
+import org.softrnic.nic.qp.SendWqe;
+import org.softrnic.nic.qp.SharedReceiveQueue;
+import org.softrnic.nic.time.Clock;
+import org.softrnic.nic.transport.Engine;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.AsyncEvent;
+import org.softrnic.verbs.DeviceAttributes;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpAttrMask;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpTransitions;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.RecvWqe;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWqe;
 import org.softrnic.verbs.SendWr;
-import org.softrnic.nic.qp.SharedReceiveQueue;
-import org.softrnic.nic.time.Clock;
-import org.softrnic.nic.transport.Engine;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.wire.PacketBuffer;
 
 /**

@@ -1,8 +1,7 @@
 package org.softrnic.nic;
 
-import org.softrnic.verbs.DeviceAttributes;
-
 import java.util.List;
+import org.softrnic.verbs.DeviceAttributes;
 import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.wire.frame.Udp;

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.softrnic.verbs.WcStatus;
+import org.softrnic.nic.sim.LinkFaults;
 import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpType;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
-import org.softrnic.nic.sim.LinkFaults;
+import org.softrnic.verbs.WcStatus;
 import org.softrnic.wire.frame.Ecn;
 
 /**

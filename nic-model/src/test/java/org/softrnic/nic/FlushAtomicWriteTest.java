@@ -6,15 +6,15 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.softrnic.verbs.WcOpcode;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.verbs.Access;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpAttrMask;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WcOpcode;
+import org.softrnic.verbs.WcStatus;
 import org.softrnic.wire.Opcode;
 
 /** The IBTA 1.5 operations rxe supports: ATOMIC_WRITE and FLUSH, each answered by a zero-length READ response. */

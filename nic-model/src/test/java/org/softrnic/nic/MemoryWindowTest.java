@@ -1,8 +1,5 @@
 package org.softrnic.nic;
 
-import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -13,16 +10,18 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.softrnic.verbs.WcOpcode;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.WcOpcode;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /** Memory windows: type 1 through ibv_bind_mw, type 2 through BIND_MW, LOCAL_INV and remote invalidate. */
 class MemoryWindowTest {

@@ -1,9 +1,5 @@
 package org.softrnic.nic;
 
-import org.softrnic.verbs.DeviceAttributes;
-import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,15 +13,18 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.time.VirtualClock;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.DeviceAttributes;
+import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
-import org.softrnic.nic.time.VirtualClock;
+import org.softrnic.verbs.VerbsException;
 
 /** Verbs objects: keys, lifetimes and their errnos, CQ notification, counters and device attributes. */
 class ObjectsTest {

@@ -5,21 +5,21 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.sim.SimFabric;
+import org.softrnic.verbs.Access;
 import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
-import org.softrnic.nic.sim.SimFabric;
+import org.softrnic.verbs.WorkCompletion;
 
 /** Two soft RNICs on a simulated fabric with one connected QP each: the fixture of the conformance suites. */
 final class Pair {

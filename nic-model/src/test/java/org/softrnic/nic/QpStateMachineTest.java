@@ -1,8 +1,5 @@
 package org.softrnic.nic;
 
-import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -12,8 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.time.VirtualClock;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpAttr;
@@ -22,8 +22,7 @@ import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpTransitions;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.time.VirtualClock;
+import org.softrnic.verbs.VerbsException;
 
 /**
  * Every modify_qp transition, legal and illegal, for RC, UC and UD: the exact required mask succeeds; any

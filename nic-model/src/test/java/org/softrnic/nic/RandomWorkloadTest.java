@@ -13,21 +13,21 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.sim.LinkFaults;
+import org.softrnic.nic.sim.SimFabric;
+import org.softrnic.verbs.Access;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
-import org.softrnic.nic.sim.LinkFaults;
-import org.softrnic.nic.sim.SimFabric;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /**
  * Random RC workloads (mixed operations, 0 B to 1 MiB, MTU 256 to 4096, several QPs; atomics whose result

@@ -8,11 +8,11 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.softrnic.verbs.SendOpcode;
+import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.WcOpcode;
 import org.softrnic.verbs.WcStatus;
 import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.SendOpcode;
-import org.softrnic.verbs.SendWr;
 
 /** RC operations on a clean link: what arrives, what completes, and what went on the wire. */
 class RcBasicsTest {

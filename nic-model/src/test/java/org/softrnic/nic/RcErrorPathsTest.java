@@ -1,7 +1,5 @@
 package org.softrnic.nic;
 
-import org.softrnic.verbs.AsyncEvent;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,15 +9,16 @@ import java.nio.ByteOrder;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.nic.sim.SimFabric;
 import org.softrnic.verbs.Access;
+import org.softrnic.verbs.AsyncEvent;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpType;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
-import org.softrnic.nic.sim.SimFabric;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.frame.FrameCodec;
 import org.softrnic.wire.frame.Ipv4;

@@ -9,21 +9,21 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import org.junit.jupiter.api.Test;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.time.VirtualClock;
+import org.softrnic.verbs.Access;
 import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
-import org.softrnic.nic.time.VirtualClock;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.wire.PacketBuffer;
 
 /** A link that refuses packets (a full socket buffer): rxe's send_err counts them and go-back-N recovers. */

@@ -1,8 +1,5 @@
 package org.softrnic.nic;
 
-import org.softrnic.verbs.AsyncEvent;
-import org.softrnic.verbs.VerbsException;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,17 +8,19 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.SharedReceiveQueue;
 import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.AsyncEvent;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
-import org.softrnic.nic.qp.SharedReceiveQueue;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /** UC (no ACKs, drop a broken message), UD (Q_Key, GRH, MTU) and SRQ (sharing, limit event). */
 class UcUdSrqTest {

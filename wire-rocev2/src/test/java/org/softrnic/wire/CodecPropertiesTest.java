@@ -18,8 +18,8 @@ import org.softrnic.wire.frame.FrameCodec;
 import org.softrnic.wire.frame.Ipv4;
 import org.softrnic.wire.frame.Ipv6;
 import org.softrnic.wire.frame.RoceFrame;
-import org.softrnic.wire.testing.RandomFrames;
 import org.softrnic.wire.testing.RandomFrames.Link;
+import org.softrnic.wire.testing.RandomFrames;
 
 /**
  * QuickTheories properties of the codec. A failure prints the generated value and QuickTheories' seed;

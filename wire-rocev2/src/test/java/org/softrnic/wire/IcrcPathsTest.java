@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.softrnic.wire.frame.FrameCodec;
 import org.softrnic.wire.frame.RoceFrame;
 import org.softrnic.wire.icrc.Icrc;
-import org.softrnic.wire.testing.RandomFrames;
 import org.softrnic.wire.testing.RandomFrames.Link;
+import org.softrnic.wire.testing.RandomFrames;
 
 /** The in-place ICRC (headroom before IP) and the scratch-copy ICRC agree, and neither changes the packet. */
 class IcrcPathsTest {

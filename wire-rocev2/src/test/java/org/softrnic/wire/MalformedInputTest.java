@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.softrnic.wire.frame.DecodedFrame;
 import org.softrnic.wire.frame.FrameCodec;
 import org.softrnic.wire.frame.RoceFrame;
-import org.softrnic.wire.testing.RandomFrames;
 import org.softrnic.wire.testing.RandomFrames.Link;
+import org.softrnic.wire.testing.RandomFrames;
 
 /** Each typed parse error, from a valid frame with one thing broken. */
 class MalformedInputTest {

@@ -15,9 +15,9 @@ import org.softrnic.wire.frame.FrameCodec;
 import org.softrnic.wire.frame.FrameView;
 import org.softrnic.wire.frame.Ipv4;
 import org.softrnic.wire.header.Aeth;
-import org.softrnic.wire.icrc.Icrc;
 import org.softrnic.wire.header.AethType;
 import org.softrnic.wire.header.Bth;
+import org.softrnic.wire.icrc.Icrc;
 import org.softrnic.wire.packet.RocePacket;
 
 /** Bytes rxe put on the wire (netns_minipeer.pcap frames 45 and 46) next to the records they must give. */

@@ -8,25 +8,25 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.softrnic.verbs.AddressHandle;
 import org.softrnic.verbs.AsyncEvent;
+import org.softrnic.verbs.CompletionChannel;
+import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
+import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
+import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.SharedReceiveQueue;
 import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.WcOpcode;
 import org.softrnic.verbs.WcStatus;
 import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.QpAttr;
-import org.softrnic.verbs.QpState;
-import org.softrnic.verbs.QpType;
-import org.softrnic.verbs.RecvWr;
-import org.softrnic.verbs.SendFlags;
-import org.softrnic.verbs.SendOpcode;
-import org.softrnic.verbs.AddressHandle;
-import org.softrnic.verbs.CompletionChannel;
-import org.softrnic.verbs.CompletionQueue;
-import org.softrnic.verbs.MemoryRegion;
-import org.softrnic.verbs.QueuePair;
-import org.softrnic.verbs.SendWr;
-import org.softrnic.verbs.SharedReceiveQueue;
 
 /**
  * The verbs contract: what every provider must do the same, as scenarios between two endpoints (two soft

@@ -10,10 +10,10 @@ import org.softrnic.wire.frame.FrameCodec;
 import org.softrnic.wire.pcap.CaptureDecoder;
 import org.softrnic.wire.pcap.CapturedFrame;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "decode", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Decode every frame of pcap/pcapng files layer by layer, with the ICRC verdict.",

@@ -6,18 +6,18 @@ import java.util.List;
 import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.soft.SoftFabric;
 import org.softrnic.emulator.soft.SoftRnic;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.Access;
-import org.softrnic.verbs.Mtu;
-import org.softrnic.verbs.QpAttr;
-import org.softrnic.verbs.QpCaps;
 import org.softrnic.nic.sim.SimFabric;
+import org.softrnic.verbs.Access;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.WorkCompletion;
 
 /**
  * The stage of a demo: two soft RNICs, A (10.0.0.1) and B (10.0.0.2), on the virtual-time fabric, each with a

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.softrnic.verbs.AsyncEvent;
-import org.softrnic.verbs.WcStatus;
 import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.WcStatus;
 import org.softrnic.wire.Opcode;
 
 /** The topics explain knows by name, for shell completion: what the other commands print. */

@@ -5,9 +5,9 @@ import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.ibverbs.IbverbsProvider;
 import org.softrnic.emulator.link.LinkSpec;
 import org.softrnic.emulator.soft.SoftRnic;
-import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RdmaDevice;
+import org.softrnic.verbs.VerbsException;
 
 /**
  * The soft RNIC a tool-compatible command runs on: laid out as rxe's, so that the tools' GID indexes mean

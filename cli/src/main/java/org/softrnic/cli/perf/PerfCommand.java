@@ -15,10 +15,10 @@ import org.softrnic.emulator.perf.PerfResult;
 import org.softrnic.emulator.perf.PerfRun;
 import org.softrnic.verbs.Mtu;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Measure RDMA WRITE, READ, SEND or atomic throughput perftest style: between two soft RNICs, or on one"

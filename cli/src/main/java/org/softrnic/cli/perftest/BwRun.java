@@ -2,14 +2,14 @@ package org.softrnic.cli.perftest;
 
 import java.util.Arrays;
 import java.util.List;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.RecvWr;
-import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /**
  * The bandwidth tests' loops: run_iter_bw (post_list 1, each QP filled up to tx_depth in turn, a completion

@@ -4,14 +4,14 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.RecvWr;
-import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /**
  * The latency tests' loops (run_iter_lat_write, run_iter_lat_send, run_iter_lat) and print_report_lat. Time

@@ -10,19 +10,19 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.softrnic.cli.oob.ToolSockets;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.ProtectionDomain;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpAttrMask;
 import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpType;
-import org.softrnic.verbs.RecvWr;
-import org.softrnic.verbs.CompletionQueue;
-import org.softrnic.verbs.MemoryRegion;
-import org.softrnic.verbs.ProtectionDomain;
-import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.RecvWr;
 
 /**
  * One perftest 4.5 tool in either role, step for step as the C tool goes: version, system data and MTU; the

@@ -3,14 +3,14 @@ package org.softrnic.cli.perftest;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.SendFlags;
-import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /**
  * --verify (softrnic's, not perftest's; both sides give it): every message's bytes are checked where they land.

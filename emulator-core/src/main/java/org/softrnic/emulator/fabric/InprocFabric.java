@@ -8,8 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.softrnic.nic.mem.IntMap;
-import org.softrnic.verbs.Gid;
 import org.softrnic.nic.sim.LinkFaults;
+import org.softrnic.verbs.Gid;
 import org.softrnic.wire.Be;
 
 /**

@@ -11,8 +11,8 @@ import org.softrnic.emulator.concurrent.SlotRing;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.PacketSink;
-import org.softrnic.verbs.Gid;
 import org.softrnic.nic.sim.LinkFaults;
+import org.softrnic.verbs.Gid;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.frame.Ecn;
 

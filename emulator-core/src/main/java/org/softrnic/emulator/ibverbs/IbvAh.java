@@ -1,8 +1,8 @@
 package org.softrnic.emulator.ibverbs;
 
 import java.lang.foreign.MemorySegment;
-import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.AddressHandle;
+import org.softrnic.verbs.AddressVector;
 
 /** struct ibv_ah. */
 final class IbvAh extends IbvResource implements AddressHandle {

@@ -6,9 +6,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.CompletionChannel;
 import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.Errno;
 
 /** struct ibv_comp_channel: its fd is non-blocking and waited on with poll(2), so waits time out. */
 final class IbvChannel extends IbvResource implements CompletionChannel {

@@ -13,17 +13,17 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.softrnic.verbs.AsyncEvent;
-import org.softrnic.verbs.DeviceAttributes;
-import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
-import org.softrnic.verbs.Gid;
-import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.CompletionChannel;
 import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.DeviceAttributes;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.Gid;
+import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.PortAttr;
 import org.softrnic.verbs.ProtectionDomain;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RdmaDevice;
+import org.softrnic.verbs.VerbsException;
 
 /** struct ibv_context: queries, the objects made from it, and its async events. */
 final class IbvContext extends IbvResource implements RdmaContext {

@@ -12,10 +12,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import org.softrnic.emulator.cq.CqEventCount;
+import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.CompletionQueue;
 
 /**
  * struct ibv_cq. Polling goes through the ops table into a preallocated array of struct ibv_wc and copies

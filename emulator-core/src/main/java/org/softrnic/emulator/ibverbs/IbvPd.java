@@ -8,18 +8,18 @@ import static org.softrnic.emulator.ibverbs.IbvLayout.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
-import org.softrnic.verbs.AddressVector;
-import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.AddressHandle;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.MemoryWindow;
 import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.SharedReceiveQueue;
+import org.softrnic.verbs.VerbsException;
 
 /** struct ibv_pd and the objects made in it. */
 final class IbvPd extends IbvResource implements ProtectionDomain {

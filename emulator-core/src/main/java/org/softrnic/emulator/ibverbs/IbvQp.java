@@ -12,23 +12,23 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.Gid;
+import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.MemoryWindow;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpAttrMask;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpType;
+import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.verbs.MemoryRegion;
-import org.softrnic.verbs.MemoryWindow;
-import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.VerbsException;
 
 /**
  * struct ibv_qp. Posts fill one preallocated struct ibv_send_wr (or ibv_recv_wr) and its SGE array, then

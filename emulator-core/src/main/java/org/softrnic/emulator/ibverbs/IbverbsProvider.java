@@ -8,9 +8,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.RdmaDevice;
 import org.softrnic.verbs.RdmaProvider;
+import org.softrnic.verbs.VerbsException;
 
 /**
  * Real RDMA devices (hardware, rxe, siw) through libibverbs, loaded at run time over FFM. Listing finds none

@@ -8,9 +8,9 @@ import static org.softrnic.emulator.ibverbs.IbvLayout.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.Sge;
+import org.softrnic.verbs.VerbsException;
 
 /**
  * One native work request with its SGE array and the bad_wr slot, allocated once per queue and filled field

@@ -2,10 +2,10 @@ package org.softrnic.emulator.perf;
 
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /**
  * The client's measuring loop: each QP keeps {@code txDepth} requests outstanding, as perftest does;

@@ -7,17 +7,17 @@ import java.util.ArrayList;
 import java.util.List;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.AddressVector;
-import org.softrnic.verbs.Gid;
-import org.softrnic.verbs.QpAttr;
-import org.softrnic.verbs.QpCaps;
-import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.Gids;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.RecvWr;
 
 /**
  * One side of a perf run on a verbs context: a PD, a CQ, and per QP a buffer and an RC QP. The pattern a

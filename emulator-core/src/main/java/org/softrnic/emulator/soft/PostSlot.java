@@ -2,9 +2,9 @@ package org.softrnic.emulator.soft;
 
 import java.lang.foreign.MemorySegment;
 import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.SharedReceiveQueue;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendWr;
-import org.softrnic.nic.qp.SharedReceiveQueue;
 
 /**
  * One posted work request on its way from an application thread to the device's loop: the request already

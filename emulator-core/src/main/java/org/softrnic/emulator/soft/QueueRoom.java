@@ -1,9 +1,9 @@
 package org.softrnic.emulator.soft;
 
 import java.util.concurrent.atomic.AtomicLong;
+import org.softrnic.nic.qp.Ring;
 import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.VerbsException;
-import org.softrnic.nic.qp.Ring;
 
 /**
  * The free room of a send, receive or shared receive queue, counted on the posting threads: requests

@@ -1,12 +1,12 @@
 package org.softrnic.emulator.soft;
 
-import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
-import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.AddressHandle;
+import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.MemoryWindow;
+import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.VerbsException;
 
 /** Translates the API's work requests into the model's, on the posting thread, into a post slot. */
 final class Requests {

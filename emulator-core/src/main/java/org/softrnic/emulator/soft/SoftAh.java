@@ -1,7 +1,7 @@
 package org.softrnic.emulator.soft;
 
-import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.AddressHandle;
+import org.softrnic.verbs.AddressVector;
 
 final class SoftAh extends SoftResource implements AddressHandle {
     private static int next = 1;

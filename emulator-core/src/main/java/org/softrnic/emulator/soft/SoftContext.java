@@ -3,17 +3,17 @@ package org.softrnic.emulator.soft;
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.softrnic.verbs.AsyncEvent;
-import org.softrnic.verbs.DeviceAttributes;
-import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
-import org.softrnic.verbs.Gid;
-import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.CompletionChannel;
 import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.DeviceAttributes;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.Gid;
+import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.PortAttr;
 import org.softrnic.verbs.ProtectionDomain;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RdmaDevice;
+import org.softrnic.verbs.VerbsException;
 
 /** An open soft RNIC. */
 final class SoftContext extends SoftResource implements RdmaContext {

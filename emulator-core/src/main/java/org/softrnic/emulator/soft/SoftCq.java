@@ -1,8 +1,8 @@
 package org.softrnic.emulator.soft;
 
 import org.softrnic.emulator.cq.CqEventCount;
-import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.WorkCompletion;
 
 /** A CQ: polled straight from the model's ring, which takes pollers on any thread without a lock. */
 final class SoftCq extends SoftResource implements CompletionQueue {

@@ -1,10 +1,9 @@
 package org.softrnic.emulator.soft;
 
 import java.lang.foreign.MemorySegment;
-import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
-import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.AddressHandle;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.MemoryWindow;
 import org.softrnic.verbs.ProtectionDomain;
@@ -12,6 +11,7 @@ import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.SharedReceiveQueue;
+import org.softrnic.verbs.VerbsException;
 
 final class SoftPd extends SoftResource implements ProtectionDomain {
     private final SoftContext context;

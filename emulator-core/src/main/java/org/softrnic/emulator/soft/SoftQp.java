@@ -1,19 +1,19 @@
 package org.softrnic.emulator.soft;
 
-import org.softrnic.verbs.Errno;
 import org.softrnic.nic.Nic;
-import org.softrnic.verbs.VerbsException;
 import org.softrnic.nic.qp.InlineData;
-import org.softrnic.verbs.QpAttr;
-import org.softrnic.verbs.QpState;
-import org.softrnic.verbs.QpType;
-import org.softrnic.verbs.RecvWr;
-import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.MemoryWindow;
+import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpInitAttr;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
 import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.VerbsException;
 
 /**
  * A QP. A post is checked, translated and given its queue room on the posting thread, inline data

@@ -11,17 +11,17 @@ import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.fabric.Port;
 import org.softrnic.emulator.fabric.UdpPort;
 import org.softrnic.emulator.link.LinkSpec;
-import org.softrnic.verbs.AsyncEvent;
-import org.softrnic.verbs.Errno;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
-import org.softrnic.verbs.VerbsException;
 import org.softrnic.nic.mem.IntMap;
 import org.softrnic.nic.mem.MemoryRegion;
-import org.softrnic.verbs.Gid;
 import org.softrnic.nic.sim.SimFabric;
+import org.softrnic.verbs.AsyncEvent;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RdmaDevice;
+import org.softrnic.verbs.VerbsException;
 
 /**
  * One soft RNIC: the nic-model device, the runner that owns it (its event loop, or the virtual-time fabric)

@@ -1,9 +1,9 @@
 package org.softrnic.emulator.soft;
 
 import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SharedReceiveQueue;
+import org.softrnic.verbs.VerbsException;
 
 final class SoftSrq extends SoftResource implements SharedReceiveQueue {
     private final SoftPd pd;

@@ -12,13 +12,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.softrnic.verbs.AsyncEvent;
-import org.softrnic.verbs.WcOpcode;
-import org.softrnic.verbs.WcStatus;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpAttrMask;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpType;
 import org.softrnic.verbs.SendOpcode;
+import org.softrnic.verbs.WcOpcode;
+import org.softrnic.verbs.WcStatus;
 
 /**
  * Compiles a C program against the installed infiniband/verbs.h (gcc and libibverbs-dev, which

@@ -14,26 +14,26 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.softrnic.nic.Counter;
-import org.softrnic.verbs.DeviceAttributes;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.verbs.Access;
 import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.DeviceAttributes;
 import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /**
  * Two soft RNICs on 127.0.0.1 and 127.0.0.2 talk RC over kernel UDP sockets, on one thread: the ICRCs they

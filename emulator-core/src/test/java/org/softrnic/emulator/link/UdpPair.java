@@ -5,19 +5,19 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
-import org.softrnic.verbs.DeviceAttributes;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.DeviceAttributes;
 import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.verbs.WorkCompletion;
 
 /** Two soft RNICs on loopback addresses joined by kernel UDP sockets, driven on the calling thread. */
 public final class UdpPair {

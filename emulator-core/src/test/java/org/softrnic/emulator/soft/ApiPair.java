@@ -6,18 +6,18 @@ import java.util.ArrayList;
 import java.util.List;
 import org.softrnic.emulator.config.FaultConfig;
 import org.softrnic.emulator.config.SoftRnicConfig;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.verbs.Access;
-import org.softrnic.verbs.Mtu;
-import org.softrnic.verbs.QpAttr;
-import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /**
  * Two soft RNICs, each with a context, PD, CQ, a registered buffer and one connected RC QP, on one of the

@@ -10,13 +10,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.softrnic.emulator.config.FaultConfig;
 import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /** Several application threads post to one QP while another polls: nothing lost, nothing twice, ENOMEM when full. */
 class ConcurrentPostingTest {

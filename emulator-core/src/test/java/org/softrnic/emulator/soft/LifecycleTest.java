@@ -8,20 +8,20 @@ import java.lang.foreign.Arena;
 import org.junit.jupiter.api.Test;
 import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.fabric.CountedArena;
-import org.softrnic.verbs.Errno;
-import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.Access;
-import org.softrnic.verbs.QpCaps;
-import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.CompletionChannel;
 import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RdmaDevices;
+import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.VerbsException;
 
 /** Double close, close in the wrong order, use after close: each a clear error; and no native memory left behind. */
 class LifecycleTest {

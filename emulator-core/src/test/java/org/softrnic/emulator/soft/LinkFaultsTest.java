@@ -7,17 +7,17 @@ import java.lang.foreign.Arena;
 import org.junit.jupiter.api.Test;
 import org.softrnic.emulator.config.FaultConfig;
 import org.softrnic.emulator.config.SoftRnicConfig;
-import org.softrnic.verbs.Mtu;
-import org.softrnic.verbs.QpAttr;
-import org.softrnic.verbs.QpCaps;
-import org.softrnic.verbs.SendFlags;
-import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
 
 /** A device's link_faults hit the link to the named peer only; its other links stay clean. */

@@ -9,24 +9,24 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.softrnic.emulator.config.FaultConfig;
-import org.softrnic.verbs.WcOpcode;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.MemoryWindow;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QpType;
+import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.verbs.MemoryRegion;
-import org.softrnic.verbs.MemoryWindow;
-import org.softrnic.verbs.QpInitAttr;
-import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.SharedReceiveQueue;
+import org.softrnic.verbs.WcOpcode;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /** The API's own paths through the model: inline data, address handles, SRQs and memory windows. */
 class MoreVerbsScenariosTest {

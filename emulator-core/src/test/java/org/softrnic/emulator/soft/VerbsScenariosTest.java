@@ -13,17 +13,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.softrnic.emulator.config.FaultConfig;
 import org.softrnic.verbs.AsyncEvent;
-import org.softrnic.verbs.WcOpcode;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.CompletionChannel;
+import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.verbs.CompletionChannel;
-import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WcOpcode;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /**
  * nic-model's behaviour again, through the public verbs API, over every fabric: the threaded in-process

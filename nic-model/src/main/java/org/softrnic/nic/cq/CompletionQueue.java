@@ -1,10 +1,9 @@
 package org.softrnic.nic.cq;
 
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 
 /**
  * A completion queue: a ring of preallocated work completions. When it is full, the next completion

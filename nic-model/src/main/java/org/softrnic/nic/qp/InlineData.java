@@ -1,13 +1,12 @@
 package org.softrnic.nic.qp;
 
-import org.softrnic.verbs.SendWr;
-import org.softrnic.verbs.Sge;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.function.IntFunction;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
+import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.Sge;
 
 /**
  * Copies the data of an inline send at post time. Java cannot read a raw address safely, so an inline SGE

@@ -1,12 +1,11 @@
 package org.softrnic.nic.qp;
 
+import org.softrnic.nic.cq.CompletionQueue;
+import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpType;
-
-import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.nic.mem.ProtectionDomain;
 
 /**
  * A queue pair's objects and attributes: its queues, CQs, PD, state and the attributes modify_qp set.

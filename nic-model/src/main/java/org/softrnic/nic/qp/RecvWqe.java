@@ -1,9 +1,8 @@
 package org.softrnic.nic.qp;
 
+import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.Sge;
-
-import org.softrnic.nic.mem.MemoryRegion;
 
 /** A posted receive work request, copied into a preallocated slot. */
 public final class RecvWqe {

@@ -1,12 +1,11 @@
 package org.softrnic.nic.qp;
 
-import org.softrnic.verbs.SendFlags;
-
-import org.softrnic.verbs.AddressVector;
-import org.softrnic.verbs.SendWr;
-import org.softrnic.verbs.WcStatus;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WcStatus;
 
 /**
  * A posted send work request as the engine keeps it: a copy of the {@link SendWr} (inline data copied too),

@@ -9,8 +9,8 @@ import java.util.SplittableRandom;
 import java.util.function.Predicate;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
-import org.softrnic.verbs.Gid;
 import org.softrnic.nic.time.VirtualClock;
+import org.softrnic.verbs.Gid;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.frame.Ecn;
 

@@ -1,13 +1,13 @@
 package org.softrnic.nic.transport;
 
 import org.softrnic.nic.Counter;
-import org.softrnic.verbs.WcStatus;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.SendWqe;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWqe;
+import org.softrnic.verbs.WcStatus;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.frame.FrameView;
 import org.softrnic.wire.header.Aeth;

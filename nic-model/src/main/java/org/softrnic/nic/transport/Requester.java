@@ -1,17 +1,17 @@
 package org.softrnic.nic.transport;
 
-import org.softrnic.verbs.AsyncEvent;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.AccessError;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.SendWqe;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.AsyncEvent;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
-import org.softrnic.nic.qp.SendWqe;
+import org.softrnic.verbs.WcStatus;
 import org.softrnic.wire.OpClass;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.Position;

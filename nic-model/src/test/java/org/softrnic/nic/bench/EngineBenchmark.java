@@ -15,16 +15,16 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.verbs.Access;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WorkCompletion;
 
 /**
  * Requester to responder to completer and back, on one thread with no I/O: one operation posts a batch

@@ -5,13 +5,13 @@ import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.PacketSink;
 import org.softrnic.nic.mem.MemoryRegion;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.time.VirtualClock;
 import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpAttr;
-import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
-import org.softrnic.nic.time.VirtualClock;
 import org.softrnic.wire.PacketBuffer;
 
 /**

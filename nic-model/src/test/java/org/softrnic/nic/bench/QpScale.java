@@ -6,12 +6,12 @@ import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.verbs.Access;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.verbs.Access;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
-import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.verbs.SendWr;
 
 /**

@@ -81,6 +81,12 @@ public final class Nic {
     public DeviceAttributes queryDevice() { return config.attributes(); }
     public List<Gid> gids() { return config.gids(); }
     public Counters counters() { return counters; }
+
+    /** Hears every responder and completer step by rxe's state names; null stops it. */
+    public void stateTrace(StateTrace t) { engine.stateTrace(t); }
+
+    /** Why this device refused requests, in words with the numbers. */
+    public Diagnostics diagnostics() { return engine.diagnostics; }
     public Clock clock() { return clock; }
 
     /** Called on the engine thread for every async event. */
@@ -453,13 +459,7 @@ public final class Nic {
             throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_send_sge " + qp.caps().maxSendSge());
         }
         SendOpcode op = wr.opcode;
-        boolean allowed = switch (qp.type()) {
-            case UD -> op == SendOpcode.SEND || op == SendOpcode.SEND_WITH_IMM;
-            // UC has no SEND with invalidate opcodes (IBTA 9.2, rxe's next_opcode_uc)
-            case UC -> (op.isSend() && op != SendOpcode.SEND_WITH_INV) || op.isWrite() || op.isLocal();
-            case RC -> op.isSend() || op.isWrite() || op.needsResponse() || op.isLocal();
-        };
-        if (!allowed) {
+        if (!op.postableOn(qp.type())) {
             throw error(verb, Errno.EINVAL, "opcode IBV_WR_" + op + " on a " + qp.type() + " QP");
         }
         if (op == SendOpcode.BIND_MW && !typeOneBind && (wr.bindMw == null || wr.bindMr == null)) {

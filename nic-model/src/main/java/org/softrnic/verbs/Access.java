@@ -15,6 +15,20 @@ public final class Access {
 
     private Access() {}
 
+    private static final String[] NAMES = {"LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ", "REMOTE_ATOMIC", "MW_BIND", "ZERO_BASED",
+            null, null, "FLUSH_GLOBAL", "FLUSH_PERSISTENT"};
+
+    /** The flags as rdma-core names them: "IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ", or "no access flags". */
+    public static String describe(int access) {
+        StringBuilder sb = new StringBuilder();
+        for (int bit = 0; bit < NAMES.length; bit++) {
+            if ((access & (1 << bit)) == 0 || NAMES[bit] == null) continue;
+            if (!sb.isEmpty()) sb.append(" | ");
+            sb.append("IBV_ACCESS_").append(NAMES[bit]);
+        }
+        return sb.isEmpty() ? "no access flags" : sb.toString();
+    }
+
     /**
      * IBTA 10.6.3.1 / rdma-core: remote write or remote atomic access needs local write access too.
      *

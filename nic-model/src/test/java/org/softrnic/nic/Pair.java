@@ -29,6 +29,10 @@ final class Pair {
     final SimFabric fabric;
     final Side a;
     final Side b;
+    /** B's buffer with {@link #GUARD} bytes on each side that no region covers (null without guards). */
+    final MemorySegment bWithGuards;
+    static final int GUARD = 1 << 16;
+    static final byte GUARD_BYTE = 0x5a;
 
     /** One end: device, PD, a 1 MiB registered buffer, CQs and the QP. */
     static final class Side {
@@ -121,10 +125,27 @@ final class Pair {
     }
 
     Pair(QpType type, Mtu mtu, long seed, java.util.function.Consumer<QpAttr> tweak) {
+        this(type, mtu, seed, tweak, false);
+    }
+
+    /** An RC pair whose B registers the middle of a larger segment: the bytes just outside it are guards. */
+    static Pair rcWithGuards(long seed) {
+        return new Pair(QpType.RC, Mtu.MTU_1024, seed, attr -> { }, true);
+    }
+
+    private Pair(QpType type, Mtu mtu, long seed, java.util.function.Consumer<QpAttr> tweak, boolean guards) {
         fabric = new SimFabric(seed);
         fabric.tracing(true);
         a = new Side(fabric.add(NicConfig.of("a", GID_A, seed).withMtu(Mtu.MTU_4096)), 1 << 20, 256);
-        b = new Side(fabric.add(NicConfig.of("b", GID_B, seed + 1).withMtu(Mtu.MTU_4096)), 1 << 20, 256);
+        Nic nicB = fabric.add(NicConfig.of("b", GID_B, seed + 1).withMtu(Mtu.MTU_4096));
+        if (guards) {
+            bWithGuards = Arena.ofAuto().allocate(GUARD + (1 << 20) + GUARD, 8);
+            bWithGuards.fill(GUARD_BYTE);
+            b = new Side(nicB, nicB.allocPd(), bWithGuards.asSlice(GUARD, 1 << 20), null, nicB.createCq(256), nicB.createCq(256));
+        } else {
+            bWithGuards = null;
+            b = new Side(nicB, 1 << 20, 256);
+        }
         a.qp = a.nic.createQp(a.pd, type, a.scq, a.rcq, null, new QpCaps(128, 128, 4, 4, 64), false);
         b.qp = b.nic.createQp(b.pd, type, b.scq, b.rcq, null, new QpCaps(128, 128, 4, 4, 64), false);
         connect(a, b, GID_B, type, mtu, 0x100, 0x200, tweak);

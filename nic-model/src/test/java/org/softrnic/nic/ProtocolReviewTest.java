@@ -56,26 +56,15 @@ import org.softrnic.wire.testing.RandomFrames;
 class ProtocolReviewTest {
     static final ValueLayout.OfLong HOST = RcErrorPathsTest.HOST;
 
-    /** A raw IPv4 RoCEv2 packet from {@code src} to {@code dst}, for injection. */
-    static byte[] packet(String src, String dst, RocePacket pkt) {
-        var ip = Ipv4.roce(RandomFrames.v4(src), RandomFrames.v4(dst), 7, 0, 0);
-        return new FrameCodec().encode(new RoceFrame(null, ip, Udp.roce(0xc001), pkt, null));
-    }
-
-    static Bth bth(Opcode op, int pkey, int dqpn, boolean ackReq, int psn) {
-        return new Bth(op, false, false, 0, 0, pkey, false, false, dqpn, ackReq, psn);
-    }
-
     /** An ACK or NAK from B to A. */
     static byte[] ackToA(Pair p, int syndrome, int psn) {
-        return packet("192.0.2.2", "192.0.2.1", new RocePacket(bth(Opcode.RC_ACKNOWLEDGE, 0xffff, p.a.qp.qpn(), false, psn),
-                null, null, null, null, null, new Aeth(syndrome, 1), null, null, null, null, 0));
+        return Pkt.of(Opcode.RC_ACKNOWLEDGE).qpn(p.a.qp.qpn()).psn(psn).aeth(syndrome, 1).from("192.0.2.2").to("192.0.2.1").frame();
     }
 
     /** An RDMA WRITE ONLY of {@code payload} into B's region at {@code offset}, with the given addresses and P_Key. */
     static byte[] writeToB(Pair p, String src, String dst, int pkey, int psn, long offset, byte[] payload) {
-        return packet(src, dst, new RocePacket(bth(Opcode.RC_RDMA_WRITE_ONLY, pkey, p.b.qp.qpn(), true, psn), null, null,
-                null, new Reth(p.b.va(offset), p.b.mr.rkey(), payload.length), null, null, null, null, null, payload, 0));
+        return Pkt.of(Opcode.RC_RDMA_WRITE_ONLY).qpn(p.b.qp.qpn()).psn(psn).pkey(pkey).ackReq()
+                .reth(p.b.va(offset), p.b.mr.rkey(), payload.length).payload(payload).from(src).to(dst).frame();
     }
 
     static List<SimFabric.Packet> sentBy(Pair p, int side) {
@@ -202,8 +191,8 @@ class ProtocolReviewTest {
         p.a.post(read(p, 1, 0, 0, 1024));
         p.run();
         assertStatuses(p.a.sendCompletions(), WcStatus.SUCCESS);
-        byte[] dup = packet("192.0.2.1", "192.0.2.2", new RocePacket(bth(Opcode.RC_RDMA_READ_REQUEST, 0xffff, p.b.qp.qpn(), true,
-                0x100), null, null, null, new Reth(p.b.va(0), p.b.mr.rkey() ^ 1, 1024), null, null, null, null, null, null, 0));
+        byte[] dup = Pkt.of(Opcode.RC_RDMA_READ_REQUEST).qpn(p.b.qp.qpn()).psn(0x100).ackReq()
+                .reth(p.b.va(0), p.b.mr.rkey() ^ 1, 1024).frame();
         int before = sentBy(p, 1).size();
         p.fabric.inject(p.b.nic, dup);
         p.run();

@@ -44,16 +44,6 @@ class RcErrorPathsTest {
         return (b[at] & 0xff) << 16 | (b[at + 1] & 0xff) << 8 | (b[at + 2] & 0xff);
     }
 
-    /** A raw IPv4 RoCEv2 packet from B's address to A's, for injection. */
-    static byte[] fromBToA(RocePacket pkt) {
-        var ip = Ipv4.roce((Inet4Address) RandomFrames.v4("192.0.2.2"), RandomFrames.v4("192.0.2.1"), 7, 0, 0);
-        return new FrameCodec().encode(new RoceFrame(null, ip, Udp.roce(0xc001), pkt, null));
-    }
-
-    static Bth bth(Opcode op, int dqpn, int psn) {
-        return new Bth(op, false, false, 0, 0, 0xffff, false, false, dqpn, false, psn);
-    }
-
     static WcStatus only(List<WorkCompletion> wcs) {
         assertEquals(1, wcs.size(), wcs.toString());
         return wcs.getFirst().status;
@@ -62,8 +52,8 @@ class RcErrorPathsTest {
     @Test
     void ghostAckForAPsnNeverSentIsDropped() {
         Pair p = Pair.rc();
-        byte[] ack = fromBToA(new RocePacket(bth(Opcode.RC_ACKNOWLEDGE, p.a.qp.qpn(), 0x500000), null, null, null, null,
-                null, Aeth.ack(0x1f, 1), null, null, null, null, 0));
+        byte[] ack = Pkt.of(Opcode.RC_ACKNOWLEDGE).qpn(p.a.qp.qpn()).psn(0x500000).aeth(Aeth.ack(0x1f, 1).syndrome(), 1)
+                .from("192.0.2.2").to("192.0.2.1").frame();
         p.fabric.inject(p.a.nic, ack);
         assertEquals(1, p.a.nic.counters().get(Counter.DROP_GHOST_ACK));
         assertEquals(QpState.RTS, p.a.qp.state());
@@ -242,8 +232,7 @@ class RcErrorPathsTest {
     @Test
     void unexpectedOpcodeForTheQpTypeIsDropped() {
         Pair p = Pair.rc();
-        byte[] uc = fromBToA(new RocePacket(bth(Opcode.UC_SEND_ONLY, p.a.qp.qpn(), 0x200), null, null, null, null,
-                null, null, null, null, null, new byte[8], 0));
+        byte[] uc = Pkt.of(Opcode.UC_SEND_ONLY).qpn(p.a.qp.qpn()).psn(0x200).payload(new byte[8]).from("192.0.2.2").to("192.0.2.1").frame();
         p.fabric.inject(p.a.nic, uc);
         assertEquals(1, p.a.nic.counters().get(Counter.DROP_OPCODE_FOR_QP_TYPE));
         assertEquals(QpState.RTS, p.a.qp.state());

@@ -9,6 +9,13 @@ import java.nio.ByteBuffer;
  * CRC32 intrinsic), both made once, so that parsing and ICRC checks allocate nothing per packet.
  */
 public final class PacketBuffer {
+    /**
+     * Bytes kept free in front of a packet in every buffer softrnic sends from or receives into: room for the
+     * ICRC's pseudo-header to be built in place, in one pass, and for a link to add an Ethernet header. One
+     * value for the engine, the simulated fabric and every link.
+     */
+    public static final int HEADROOM = 16;
+
     public final MemorySegment segment;
     public final ByteBuffer buffer;
     private int length;

@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class Demo {
     /** What a played scenario left behind, for the ladder and the exports. */
-    record Played(Scenario scenario, DemoOptions options, List<WireStep> steps, List<DemoRig.Seen> completions,
+    record Played(Scenario scenario, DemoOptions options, List<WireStep> steps, List<String> paths, List<DemoRig.Seen> completions,
                   List<DemoRig.Event> events, List<String> notes,
-                  Map<String, Map<String, Long>> counters) {}
+                  List<String> refusals, Map<String, Map<String, Long>> counters) {}
 
     private Demo() {
     }
@@ -27,11 +27,20 @@ final class Demo {
                 AtomicInteger n = new AtomicInteger();
                 rig.simulation().dropWhen(p -> n.incrementAndGet() == drop);
             }
+            StatePaths paths = o.states() ? new StatePaths(rig) : null;
             s.script.play(new Scenario.Stage(rig), o, size);
             List<WireStep> steps = WireStep.of(rig.simulation().trace(), new String[] {"A", "B"});
-            return new Played(s, o, steps, List.copyOf(rig.completions), List.copyOf(rig.events), List.copyOf(rig.notes),
+            return new Played(s, o, steps, paths == null ? null : paths.perPacket(rig.simulation().trace()), List.copyOf(rig.completions), List.copyOf(rig.events), List.copyOf(rig.notes),
+                    refusals(rig),
                     Map.of("A", moved(rig.a.device().counters()), "B", moved(rig.b.device().counters())));
         }
+    }
+
+    /** Each side's refusals, in its soft RNIC's words, named by the side. */
+    private static List<String> refusals(DemoRig rig) {
+        List<String> all = new java.util.ArrayList<>();
+        for (DemoRig.Side s : new DemoRig.Side[] {rig.a, rig.b}) for (String r : s.device().refusals()) all.add(s.name() + "  " + r);
+        return all;
     }
 
     private static Map<String, Long> moved(Map<String, Long> all) {
@@ -49,7 +58,7 @@ final class Demo {
                 p.options().loss() > 0 ? String.format(", %.1f %% loss", p.options().loss() * 100) : "");
         LadderText ladder = new LadderText(out, color, "A");
         ladder.header("A " + DemoRig.A_IP, "B " + DemoRig.B_IP);
-        ladder.steps(p.steps());
+        ladder.steps(p.steps(), p.paths());
         out.println();
         out.println("completions:");
         if (p.completions().isEmpty()) out.println("  none");
@@ -63,6 +72,10 @@ final class Demo {
             for (DemoRig.Event e : p.events()) {
                 out.printf("  %s  %s: %s%n", e.side(), e.type().ibvName(), org.softrnic.cli.explain.EventText.meaning(e.type()));
             }
+        }
+        if (!p.refusals().isEmpty()) {
+            out.println("why, in the refusing soft RNIC's words (no RDMA tool can tell this):");
+            for (String r : p.refusals()) out.println("  " + r);
         }
         for (String n : p.notes()) out.println(n);
         out.println("counters that moved:");

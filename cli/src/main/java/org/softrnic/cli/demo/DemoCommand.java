@@ -63,6 +63,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the event trace as JSON instead of the ladder")
     boolean json;
 
+    @Option(names = "--states", description = "under each packet, the states its receiver's responder or completer went"
+            + " through, by rxe's names (RESPST_*, COMPST_*)")
+    boolean states;
+
     @Override
     public Integer call() throws java.io.IOException {
         PrintWriter out = spec.commandLine().getOut();
@@ -86,7 +90,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         org.softrnic.cli.OutputFiles.check(pcap, "--pcap");
         org.softrnic.cli.OutputFiles.check(svg, "--svg");
-        Demo.Played p = Demo.play(s, new DemoOptions(m, size == null ? 0 : size, loss, seed, drop == null ? 0 : drop));
+        Demo.Played p = Demo.play(s, new DemoOptions(m, size == null ? 0 : size, loss, seed, drop == null ? 0 : drop, states));
         if (json) out.println(DemoExports.json(p));
         else Demo.print(p, out, LadderText.colorWanted(noColor));
         out.flush();

@@ -48,8 +48,10 @@ final class DemoExports {
         root.put("mtu", p.options().mtu().bytes);
         root.put("seed", p.options().seed());
         ArrayNode packets = root.putArray("packets");
-        for (WireStep s : p.steps()) {
+        for (int i = 0; i < p.steps().size(); i++) {
+            WireStep s = p.steps().get(i);
             ObjectNode n = packets.addObject();
+            if (p.paths() != null && p.paths().get(i) != null) n.put("states", p.paths().get(i));
             n.put("time_ns", s.sentAt());
             n.put("from", s.from());
             n.put("to", s.to());
@@ -79,6 +81,8 @@ final class DemoExports {
             n.put("event", e.type().ibvName());
             n.put("meaning", org.softrnic.cli.explain.EventText.meaning(e.type()));
         }
+        ArrayNode refusals = root.putArray("refusals");
+        p.refusals().forEach(refusals::add);
         ArrayNode notes = root.putArray("notes");
         p.notes().forEach(notes::add);
         ObjectNode counters = root.putObject("counters");

@@ -32,8 +32,17 @@ final class LadderText {
     }
 
     void steps(List<WireStep> steps) {
+        steps(steps, null);
+    }
+
+    /** With {@code paths} (one per step, null for none), each packet's receiver states are drawn under it. */
+    void steps(List<WireStep> steps, List<String> paths) {
         long t0 = steps.isEmpty() ? 0 : steps.getFirst().sentAt();
-        for (WireStep s : steps) step(s, t0);
+        for (int i = 0; i < steps.size(); i++) {
+            step(steps.get(i), t0);
+            String path = paths == null ? null : paths.get(i);
+            if (path != null) out.printf("%12s  |%s|  %s%n", "", " ".repeat(LANE), path);
+        }
     }
 
     private void step(WireStep s, long t0) {

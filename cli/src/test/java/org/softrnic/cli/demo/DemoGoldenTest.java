@@ -23,7 +23,8 @@ class DemoGoldenTest {
     static String plain(Scenario s) {
         StringWriter out = new StringWriter();
         Demo.print(Demo.play(s, DemoOptions.DEFAULT), new PrintWriter(out), false);
-        return out.toString().replaceAll("va=0x[0-9a-f]+", "va=ADDR");
+        // memory addresses differ from run to run: in header fields and in the refusals' words
+        return out.toString().replaceAll("va=0x[0-9a-f]+", "va=ADDR").replaceAll("0x7[0-9a-f]{11}", "ADDR");
     }
 
     @ParameterizedTest

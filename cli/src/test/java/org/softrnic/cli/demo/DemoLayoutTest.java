@@ -74,7 +74,7 @@ class DemoLayoutTest {
     @Test
     void aSideWhoseCountersDidNotMoveSaysNone() {
         Demo.Played p = Demo.play(Scenario.WRITE, DemoOptions.DEFAULT);
-        Demo.Played quiet = new Demo.Played(p.scenario(), p.options(), p.steps(), p.completions(), p.events(), p.notes(),
+        Demo.Played quiet = new Demo.Played(p.scenario(), p.options(), p.steps(), p.paths(), p.completions(), p.events(), p.notes(), p.refusals(),
                 Map.of("A", p.counters().get("A"), "B", Map.of()));
         assertTrue(print(quiet).contains("\n  B (none)\n"), print(quiet));
     }

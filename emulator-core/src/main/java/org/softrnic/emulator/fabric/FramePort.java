@@ -25,7 +25,7 @@ import org.softrnic.wire.frame.Ethernet;
 public final class FramePort implements Port {
     private static final int MAX_FRAME = 16 + 9018;
     /** Room in front of a received frame, as the device's own buffers have. */
-    private static final int HEADROOM = 16;
+    private static final int HEADROOM = org.softrnic.wire.PacketBuffer.HEADROOM;
 
     private final Arena arena = new CountedArena();
     private final FrameEndpoint endpoint;

@@ -76,6 +76,7 @@ public final class SoftRnicExtension implements BeforeEachCallback, AfterEachCal
         SoftRnicRun run = run(context);
         if (run == null) throw failure;
         StringBuilder why = new StringBuilder(String.valueOf(failure.getMessage()));
+        for (String refusal : run.refusals()) why.append("\nsoftrnic: ").append(refusal);
         why.append("\nsoftrnic: seed ").append(run.seed()).append("; replay with ").append(run.replay());
         if (run.keepPackets()) {
             why.append("\nsoftrnic: the run's packets are in ").append(run.capture()).append(" (softrnic ladder draws it), listed in ")

@@ -88,6 +88,13 @@ public final class SoftRnicRun {
         return c;
     }
 
+    /** Every device's refusals, each named by its device: "rnic1: QP 0x11 refused PSN 5: ...". */
+    List<String> refusals() {
+        List<String> all = new ArrayList<>();
+        for (SoftRnic d : devices) for (String r : d.refusals()) all.add(d.name() + ": " + r);
+        return all;
+    }
+
     /** The line that replays this test exactly. */
     public String replay() {
         String simple = testClass.substring(testClass.lastIndexOf('.') + 1);

@@ -43,7 +43,7 @@ import org.softrnic.wire.frame.Ipv4;
  */
 public final class UdpLink implements PacketSink, AutoCloseable {
     /** Room in front of the rebuilt headers. */
-    static final int RX_HEADROOM = 16;
+    static final int RX_HEADROOM = org.softrnic.wire.PacketBuffer.HEADROOM;
     static final int SOCKET_BUFFER = 4 << 20;
 
     private final DatagramChannel channel;

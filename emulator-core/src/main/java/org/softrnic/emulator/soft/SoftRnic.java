@@ -213,6 +213,36 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         return m;
     }
 
+    /**
+     * Why this device refused requests, most recent last (up to 64): "QP 0x11 refused PSN 5: an RDMA WRITE of
+     * 4096 bytes at 0x7f.. with rkey 0x.. : it ends 1 byte past the region's end; ...". What a requester's
+     * IBV_WC_REM_ACCESS_ERR, RNR retries or silence cannot tell.
+     */
+    public List<String> refusals() {
+        return nic.diagnostics().recent().stream().map(Object::toString).toList();
+    }
+
+    /** Hears each refusal as {@link #refusals} words it, on the device's thread; null stops it. */
+    public void onRefusal(java.util.function.Consumer<String> listener) {
+        nic.diagnostics().listen(listener == null ? null : r -> listener.accept(r.toString()));
+    }
+
+    /** Hears one step of a QP's responder or completer: the QP, the role and rxe's name for the state. */
+    @FunctionalInterface
+    public interface StateListener {
+        void step(int qpn, String role, String state);
+    }
+
+    /**
+     * Hears every step this device's responder and completer take, by rxe's state names (RESPST_*, COMPST_*
+     * without the prefix), on the device's thread; null stops it. softrnic demo --states prints them.
+     */
+    public void traceStates(StateListener listener) {
+        org.softrnic.nic.StateTrace t = listener == null ? null
+                : (qpn, role, state) -> listener.step(qpn, role.name().toLowerCase(java.util.Locale.ROOT), state);
+        runner.run(() -> nic.stateTrace(t));
+    }
+
     /** The counters as one JSON object. */
     public String countersJson() {
         return org.softrnic.emulator.config.ConfigFiles.toJson(counters());
@@ -262,7 +292,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     public synchronized List<String> openObjects() {
         java.util.Set<String> open = new java.util.LinkedHashSet<>();
         for (SoftContext c : contexts) c.collectOpen(open);
-        return List.copyOf(open);
+        return open.stream().sorted().toList(); // a stable order: the users of an object are a set
     }
 
     /** Closes the device even with objects left open (after a leak check has named them); they are dropped. */

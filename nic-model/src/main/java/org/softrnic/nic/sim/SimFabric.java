@@ -37,7 +37,7 @@ public final class SimFabric {
     private final PriorityQueue<InFlight> inFlight = new PriorityQueue<>();
     private final List<Packet> trace = new ArrayList<>();
     /** Delivery leaves room in front of the IP header, as a link does for its own header. */
-    private static final int RX_HEADROOM = 16;
+    private static final int RX_HEADROOM = org.softrnic.wire.PacketBuffer.HEADROOM;
     // native like the devices' own buffers: mixing heap and native segments slows every accessor site
     private final PacketBuffer rx = PacketBuffer.allocate(java.lang.foreign.Arena.ofAuto(), 16384);
     private LinkFaults faults = LinkFaults.NONE;

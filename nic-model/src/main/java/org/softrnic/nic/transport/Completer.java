@@ -22,9 +22,14 @@ import org.softrnic.wire.packet.RocePacketView;
  * RNR wait (bounded by rnr_retry, 7 meaning forever).
  */
 final class Completer {
-    /** What a response did (rxe's named completer states, collapsed to their outcomes): for traces and tests. */
-    enum Outcome { GHOST, DUPLICATE, ACKED, READ_DATA, ATOMIC_DONE, RNR_WAIT, RETRY, RETRY_EXCEEDED, RNR_EXCEEDED,
-        REMOTE_ERROR, BAD_RESPONSE, WRONG_STATE, INSIDE_READ, LOCAL_ERROR }
+    /**
+     * The completer's states as rxe_comp.c names them (COMPST_*). A response walks CHECK_PSN, CHECK_ACK, then
+     * READ, ATOMIC or WRITE_SEND with COMP_WQE for each request it completes and UPDATE_COMP for the progress,
+     * and ends in DONE; or in EXIT (dropped: a ghost, a duplicate, a QP in the wrong state), ERROR_RETRY
+     * (go-back-N), RNR_RETRY (the RNR wait) or ERROR (the head fails, the QP goes to ERR). Each step is
+     * reported to the device's {@link org.softrnic.nic.StateTrace}.
+     */
+    enum State { CHECK_PSN, CHECK_ACK, READ, ATOMIC, WRITE_SEND, COMP_WQE, UPDATE_COMP, ERROR_RETRY, RNR_RETRY, ERROR, EXIT, DONE }
 
     /** How far an acknowledgement reaches into the send queue (see {@link #completeThrough}). */
     private enum Through {
@@ -42,14 +47,13 @@ final class Completer {
     private static final java.lang.foreign.ValueLayout.OfLong HOST_LONG =
             java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
     private final Engine engine;
-    Outcome last;
 
     Completer(Engine engine) {
         this.engine = engine;
     }
 
     void receive(QpContext c, FrameView v) {
-        last = handle(c, v.roce);
+        handle(c, v.roce);
         errorAtHead(c);
         engine.requester.run(c);
     }
@@ -63,29 +67,31 @@ final class Completer {
         if (head != null && head.state == SendWqe.State.ERROR && head.status != null) failHead(c, head.status);
     }
 
-    private Outcome handle(QpContext c, RocePacketView p) {
+    private State handle(QpContext c, RocePacketView p) {
         QueuePair qp = c.qp;
+        to(c, State.CHECK_PSN);
         if (qp.type() != QpType.RC || (qp.state() != QpState.RTS && qp.state() != QpState.SQD)) {
             engine.counters.inc(Counter.DROP_QP_STATE);
-            return Outcome.WRONG_STATE;
+            return to(c, State.EXIT);
         }
         int psn = p.bth().psn();
         // CHECK_PSN: a response for a PSN never sent is a ghost; one before the oldest unacked is stale
-        if (Psn.diff(psn, c.reqPsn) >= 0) {
+        if (Psn.diff(psn, c.req.psn) >= 0) {
             engine.counters.inc(Counter.DROP_GHOST_ACK);
-            return Outcome.GHOST;
+            return to(c, State.EXIT);
         }
-        if (Psn.diff(psn, c.compPsn) < 0) return Outcome.DUPLICATE;
+        if (Psn.diff(psn, c.comp.psn) < 0) return to(c, State.EXIT);
         Opcode op = p.opcode();
         return switch (op.opClass) {
             case ACKNOWLEDGE -> ack(c, p, psn);
             case ATOMIC_ACKNOWLEDGE -> atomicAck(c, p, psn);
             case RDMA_READ_RESPONSE -> readResponse(c, p, psn, op);
-            default -> Outcome.GHOST;
+            default -> to(c, State.EXIT);
         };
     }
 
-    private Outcome ack(QpContext c, RocePacketView p, int psn) {
+    private State ack(QpContext c, RocePacketView p, int psn) {
+        to(c, State.CHECK_ACK);
         Aeth.View a = p.aeth();
         int syndrome = a.syndrome();
         switch (AethType.of(syndrome)) {
@@ -93,24 +99,25 @@ final class Completer {
                 Through t = completeThrough(c, psn);
                 if (t != Through.COMPLETED) return stopped(c, t);
                 advance(c, Psn.add(psn, 1));
-                return Outcome.ACKED;
+                to(c, State.UPDATE_COMP);
+                return to(c, State.DONE);
             }
             case RNR_NAK -> {
                 Through t = completeThrough(c, Psn.add(psn, -1));
                 if (t != Through.COMPLETED) return stopped(c, t);
                 engine.counters.inc(Counter.RCVD_RNR_ERR);
-                if (Psn.diff(psn, c.compPsn) > 0) c.compPsn = psn; // no progress for the NAKed PSN itself
-                if (c.compRnrRetryLeft == 0) {
+                if (Psn.diff(psn, c.comp.psn) > 0) c.comp.psn = psn; // no progress for the NAKed PSN itself
+                if (c.comp.rnrRetryLeft == 0) {
                     engine.counters.inc(Counter.RETRY_RNR_EXCEEDED_ERR);
                     failHead(c, WcStatus.RNR_RETRY_EXC_ERR);
-                    return Outcome.RNR_EXCEEDED;
+                    return to(c, State.ERROR);
                 }
-                if (c.qp.attr().rnrRetry != 7) c.compRnrRetryLeft--;
-                c.retransmitDeadline = QpContext.NEVER;
-                c.rnrDeadline = engine.now() + RnrTimer.micros(syndrome & 0x1f) * 1000L;
-                c.rnrRetryPsn = psn;
+                if (c.qp.attr().rnrRetry != 7) c.comp.rnrRetryLeft--;
+                c.comp.retransmitDeadline = QpContext.NEVER;
+                c.comp.rnrDeadline = engine.now() + RnrTimer.micros(syndrome & 0x1f) * 1000L;
+                c.comp.rnrRetryPsn = psn;
                 engine.requester.rewind(c, psn);
-                return Outcome.RNR_WAIT;
+                return to(c, State.RNR_RETRY);
             }
             case NAK -> {
                 Through t = completeThrough(c, Psn.add(psn, -1));
@@ -119,12 +126,12 @@ final class Completer {
                 if (code == null) {
                     // a reserved NAK code: rxe's check_ack fails the WQE as a remote operational error
                     failHead(c, WcStatus.REM_OP_ERR);
-                    return Outcome.REMOTE_ERROR;
+                    return to(c, State.ERROR);
                 }
                 if (code == NakCode.PSN_SEQUENCE_ERROR) {
                     engine.counters.inc(Counter.RCVD_SEQ_ERR);
-                    if (c.compRetrying) return Outcome.DUPLICATE; // already going back for this gap
-                    c.compPsn = psn;
+                    if (c.comp.retrying) return to(c, State.EXIT); // already going back for this gap
+                    c.comp.psn = psn;
                     return retry(c, psn);
                 }
                 failHead(c, switch (code) {
@@ -133,11 +140,11 @@ final class Completer {
                     case REMOTE_OPERATIONAL_ERROR -> WcStatus.REM_OP_ERR;
                     default -> WcStatus.REM_INV_RD_REQ_ERR;
                 });
-                return Outcome.REMOTE_ERROR;
+                return to(c, State.ERROR);
             }
             default -> {
                 engine.counters.inc(Counter.DROP_MALFORMED);
-                return Outcome.BAD_RESPONSE;
+                return to(c, State.EXIT);
             }
         }
     }
@@ -146,13 +153,14 @@ final class Completer {
      * An ACK or NAK that stopped at a READ or atomic: inside its response range it is ignored (rxe's check_psn:
      * only READ responses enter it); past it, its response was lost (an implied NAK).
      */
-    private Outcome stopped(QpContext c, Through t) {
+    private State stopped(QpContext c, Through t) {
         if (t == Through.PAST_RESPONSE) return impliedNak(c);
         engine.counters.inc(Counter.DROP_ACK_INSIDE_READ);
-        return Outcome.INSIDE_READ;
+        return to(c, State.EXIT);
     }
 
-    private Outcome readResponse(QpContext c, RocePacketView p, int psn, Opcode op) {
+    private State readResponse(QpContext c, RocePacketView p, int psn, Opcode op) {
+        to(c, State.CHECK_ACK);
         // a READ response acknowledges every request before the READ
         if (completeThrough(c, Psn.add(psn, -1)) == Through.PAST_RESPONSE) {
             SendWqe head = c.qp.sq().head();
@@ -165,35 +173,41 @@ final class Completer {
                 return impliedNak(c);
             }
             advance(c, Psn.add(psn, 1));
-            c.reqOutstandingReadAtomic--;
-            engine.completeSend(c, w, WcStatus.SUCCESS);
-            return Outcome.ACKED;
+            to(c, State.UPDATE_COMP);
+            c.req.outstandingReadAtomic--;
+            to(c, State.COMP_WQE);
+            engine.completions.send(c, w, WcStatus.SUCCESS);
+            return to(c, State.DONE);
         }
         if (w == null || w.opcode != SendOpcode.RDMA_READ || w.state != SendWqe.State.PENDING
                 || Psn.diff(psn, w.firstPsn) < 0 || Psn.diff(psn, w.lastPsn) > 0) {
             return impliedNak(c);
         }
-        if (psn != c.compPsn) return impliedNak(c); // a response packet went missing
+        if (psn != c.comp.psn) return impliedNak(c); // a response packet went missing
+        to(c, State.READ);
         int mtu = c.qp.mtuBytes();
         long offset = (long) Psn.diff(psn, w.firstPsn) * mtu;
         int len = p.payloadLength();
         boolean ends = op.position.ends();
         if (offset + len > w.length || (ends ? offset + len != w.length : len != mtu)) {
             failHead(c, WcStatus.BAD_RESP_ERR);
-            return Outcome.BAD_RESPONSE;
+            return to(c, State.ERROR);
         }
         if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w.sgList, w.sgeMrs, w.numSge)) return localError(c);
         Sges.scatter(w.sgList, w.sgeMrs, w.numSge, offset, p.segment(), p.payloadOffset(), len);
         w.received = offset + len;
         advance(c, Psn.add(psn, 1));
+        to(c, State.UPDATE_COMP);
         if (ends) {
-            c.reqOutstandingReadAtomic--;
-            engine.completeSend(c, w, WcStatus.SUCCESS);
+            c.req.outstandingReadAtomic--;
+            to(c, State.COMP_WQE);
+            engine.completions.send(c, w, WcStatus.SUCCESS);
         }
-        return Outcome.READ_DATA;
+        return to(c, State.DONE);
     }
 
-    private Outcome atomicAck(QpContext c, RocePacketView p, int psn) {
+    private State atomicAck(QpContext c, RocePacketView p, int psn) {
+        to(c, State.CHECK_ACK);
         if (completeThrough(c, Psn.add(psn, -1)) != Through.COMPLETED) {
             SendWqe head = c.qp.sq().head();
             if (head == null || !head.opcode.isAtomic()) return impliedNak(c);
@@ -203,14 +217,17 @@ final class Completer {
             return impliedNak(c);
         }
         if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w.sgList, w.sgeMrs, w.numSge)) return localError(c);
+        to(c, State.ATOMIC);
         // the 8 bytes land in host (little-endian) order, as on an x86 host, over the SGE list (rxe copy_data)
         if (atomicResult == null) atomicResult = engine.arena.allocate(8, 8);
         atomicResult.set(HOST_LONG, 0, p.atomicAckEth().orig());
         Sges.scatter(w.sgList, w.sgeMrs, w.numSge, 0, atomicResult, 0, 8);
         advance(c, Psn.add(psn, 1));
-        c.reqOutstandingReadAtomic--;
-        engine.completeSend(c, w, WcStatus.SUCCESS);
-        return Outcome.ATOMIC_DONE;
+        to(c, State.UPDATE_COMP);
+        c.req.outstandingReadAtomic--;
+        to(c, State.COMP_WQE);
+        engine.completions.send(c, w, WcStatus.SUCCESS);
+        return to(c, State.DONE);
     }
 
     /**
@@ -224,60 +241,68 @@ final class Completer {
             if (Psn.diff(w.lastPsn, upTo) > 0) {
                 // at or past the oldest unanswered PSN: a NAK for that PSN itself (upTo one before it) is the
                 // answer to a re-issued READ, and stands
-                boolean inside = w.opcode.needsResponse() && Psn.diff(upTo, w.firstPsn) >= 0 && Psn.diff(upTo, c.compPsn) >= 0;
+                boolean inside = w.opcode.needsResponse() && Psn.diff(upTo, w.firstPsn) >= 0 && Psn.diff(upTo, c.comp.psn) >= 0;
                 return inside ? Through.INSIDE_RESPONSE : Through.COMPLETED;
             }
             if (w.opcode.needsResponse()) return Through.PAST_RESPONSE;
             int next = Psn.add(w.lastPsn, 1);
-            engine.completeSend(c, w, WcStatus.SUCCESS);
+            to(c, State.WRITE_SEND);
+            to(c, State.COMP_WQE);
+            engine.completions.send(c, w, WcStatus.SUCCESS);
             advance(c, next);
         }
     }
 
     /** The local buffer of a READ or atomic was deregistered or invalidated meanwhile (rxe: IB_WC_LOC_PROT_ERR). */
-    private Outcome localError(QpContext c) {
+    private State localError(QpContext c) {
         failHead(c, WcStatus.LOC_PROT_ERR);
-        return Outcome.LOCAL_ERROR;
+        return to(c, State.ERROR);
     }
 
     /** Forward progress: note the new oldest unacknowledged PSN and refill the retry budgets. */
     private void advance(QpContext c, int nextUnacked) {
-        if (Psn.diff(nextUnacked, c.compPsn) > 0) c.compPsn = nextUnacked;
-        c.compRetrying = false;
-        c.compRetryLeft = c.qp.attr().retryCnt;
-        c.compRnrRetryLeft = c.qp.attr().rnrRetry;
-        boolean outstanding = c.compPsn != c.reqPsn;
+        if (Psn.diff(nextUnacked, c.comp.psn) > 0) c.comp.psn = nextUnacked;
+        c.comp.retrying = false;
+        c.comp.retryLeft = c.qp.attr().retryCnt;
+        c.comp.rnrRetryLeft = c.qp.attr().rnrRetry;
+        boolean outstanding = c.comp.psn != c.req.psn;
         long t = Engine.timeoutNanos(c.qp.attr().timeout);
-        c.retransmitDeadline = outstanding && t != QpContext.NEVER ? engine.now() + t : QpContext.NEVER;
+        c.comp.retransmitDeadline = outstanding && t != QpContext.NEVER ? engine.now() + t : QpContext.NEVER;
     }
 
     /** A READ or atomic lost its response: go back to its first unanswered PSN. */
-    private Outcome impliedNak(QpContext c) {
+    private State impliedNak(QpContext c) {
         SendWqe w = c.qp.sq().head();
         if (w == null || w.state == SendWqe.State.POSTED) {
             engine.counters.inc(Counter.DROP_GHOST_ACK);
-            return Outcome.GHOST;
+            return to(c, State.EXIT);
         }
         // responses already on their way from before the retry would each imply the same NAK (rxe: started_retry)
-        if (c.compRetrying) return Outcome.DUPLICATE;
+        if (c.comp.retrying) return to(c, State.EXIT);
         int from = w.opcode == SendOpcode.RDMA_READ
                 ? Psn.add(w.firstPsn, (int) (w.received / c.qp.mtuBytes())) : w.firstPsn;
-        c.compPsn = from;
+        c.comp.psn = from;
         return retry(c, from);
     }
 
     /** Go-back-N from {@code psn} if retry_cnt allows, else IBV_WC_RETRY_EXC_ERR. */
-    private Outcome retry(QpContext c, int psn) {
-        if (c.compRetryLeft <= 0) {
+    private State retry(QpContext c, int psn) {
+        if (c.comp.retryLeft <= 0) {
             engine.counters.inc(Counter.RETRY_EXCEEDED_ERR);
             failHead(c, WcStatus.RETRY_EXC_ERR);
-            return Outcome.RETRY_EXCEEDED;
+            return to(c, State.ERROR);
         }
-        c.compRetryLeft--;
-        c.compRetrying = true;
+        c.comp.retryLeft--;
+        c.comp.retrying = true;
         engine.counters.inc(Counter.COMPLETER_RETRY_ERR);
         engine.requester.rewind(c, psn);
-        return Outcome.RETRY;
+        return to(c, State.ERROR_RETRY);
+    }
+
+    /** Reports the step to the device's state trace, if one listens, and returns it. */
+    private State to(QpContext c, State s) {
+        if (engine.stateTrace != null) engine.stateTrace.step(c.qp.qpn(), org.softrnic.nic.StateTrace.Role.COMPLETER, s.name());
+        return s;
     }
 
     /** The head WQE fails with {@code status}; the QP goes to ERR and the rest is flushed. */
@@ -286,23 +311,23 @@ final class Completer {
         // ERR first: a poller on another thread that sees the error completion then sees the QP in ERR too
         boolean wasErr = c.qp.state() == QpState.ERR;
         c.qp.state(QpState.ERR);
-        if (w != null) engine.completeSend(c, w, status);
-        if (!wasErr) engine.flush(c);
+        if (w != null) engine.completions.send(c, w, status);
+        if (!wasErr) engine.completions.flush(c);
     }
 
     /** The local ACK timeout and the RNR wait. */
     void timers(QpContext c, long now) {
-        if (c.rnrDeadline <= now) {
-            c.rnrDeadline = QpContext.NEVER;
-            engine.requester.rewind(c, c.rnrRetryPsn);
+        if (c.comp.rnrDeadline <= now) {
+            c.comp.rnrDeadline = QpContext.NEVER;
+            engine.requester.rewind(c, c.comp.rnrRetryPsn);
             engine.requester.run(c);
             return;
         }
-        if (c.retransmitDeadline <= now) {
-            c.retransmitDeadline = QpContext.NEVER;
-            if (c.compPsn == c.reqPsn || c.qp.sq().isEmpty()) return;
-            c.compRetrying = false; // a timeout always retries
-            last = retry(c, c.compPsn);
+        if (c.comp.retransmitDeadline <= now) {
+            c.comp.retransmitDeadline = QpContext.NEVER;
+            if (c.comp.psn == c.req.psn || c.qp.sq().isEmpty()) return;
+            c.comp.retrying = false; // a timeout always retries
+            retry(c, c.comp.psn);
             errorAtHead(c);
             engine.requester.run(c);
         }

@@ -47,12 +47,14 @@ public final class Engine {
     static final int MAX_PKT_PER_ACK = 64;
     /** rxe's RXE_MAX_UNACKED_PSNS: the requester's window. */
     static final int MAX_UNACKED_PSNS = 128;
-    /** Bytes kept free in front of each outgoing IP packet, so the ICRC runs in one pass (and a link may add Ethernet). */
-    public static final int HEADROOM = 16;
+    /** Bytes kept free in front of each outgoing IP packet ({@link PacketBuffer#HEADROOM}). */
+    public static final int HEADROOM = PacketBuffer.HEADROOM;
     /** RoCEv2 UDP source ports lie in 0xC000-0xFFFF (IB_ROCE_UDP_ENCAP_VALID_PORT_MIN). */
     static final int SPORT_MIN = 0xc000;
 
     final Counters counters;
+    /** Why requests were refused, in words (what the requester's IBV_WC_* status cannot say). */
+    public final org.softrnic.nic.Diagnostics diagnostics = new org.softrnic.nic.Diagnostics();
     final Clock clock;
     final KeyTable keys;
     private final PacketSink sink;
@@ -66,7 +68,9 @@ public final class Engine {
     private final int rocePort;
     private final Consumer<AsyncEvent> events;
     private final LinkProfile link;
-    private final IntMap<QpContext> contexts = new IntMap<>();
+    final IntMap<QpContext> contexts = new IntMap<>();
+    /** Work completions, and the error transitions that flush queues into them. */
+    final Completions completions = new Completions(this);
     final FrameWriter writer = new FrameWriter();
     private final FrameView view;
     /** The buffer the next packet is built in; a sink that takes buffers over hands back another. */
@@ -120,19 +124,19 @@ public final class Engine {
             contexts.put(qp.qpn(), fresh);
             return;
         }
-        if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) c.sizeResources(a.maxDestRdAtomic);
+        if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) c.resp.sizeResources(a.maxDestRdAtomic);
         if ((mask & QpAttrMask.RQ_PSN) != 0) {
-            c.respPsn = a.rqPsn & Psn.MASK;
-            c.respAckPsn = c.respPsn;
-            c.respLastOpcode = null;
-            c.respNakSent = false;
+            c.resp.psn = a.rqPsn & Psn.MASK;
+            c.resp.ackPsn = c.resp.psn;
+            c.resp.lastOpcode = null;
+            c.resp.nakSent = false;
         }
         if ((mask & QpAttrMask.SQ_PSN) != 0) {
-            c.reqPsn = a.sqPsn & Psn.MASK;
-            c.compPsn = c.reqPsn;
+            c.req.psn = a.sqPsn & Psn.MASK;
+            c.comp.psn = c.req.psn;
         }
-        if ((mask & QpAttrMask.RETRY_CNT) != 0) c.compRetryLeft = a.retryCnt;
-        if ((mask & QpAttrMask.RNR_RETRY) != 0) c.compRnrRetryLeft = a.rnrRetry;
+        if ((mask & QpAttrMask.RETRY_CNT) != 0) c.comp.retryLeft = a.retryCnt;
+        if ((mask & QpAttrMask.RNR_RETRY) != 0) c.comp.rnrRetryLeft = a.rnrRetry;
         if (qp.type() != QpType.UD && (mask & (QpAttrMask.AV | QpAttrMask.DEST_QPN)) != 0 && a.ahAttr != null) {
             c.udpSourcePort = udpSourcePort(a.ahAttr.flowLabel(), qp.qpn(), a.destQpNum);
             c.template = template(a.ahAttr, c.udpSourcePort);
@@ -142,8 +146,8 @@ public final class Engine {
         if (qp.type() == QpType.UD && from == QpState.RESET) {
             c.udpSourcePort = udUdpSourcePort(qp.qpn());
         }
-        if (to == QpState.ERR && from != QpState.ERR) flush(c);
-        if (to == QpState.SQD && from != QpState.SQD) c.reqDrained = false; // a new drain, with its own SQ_DRAINED
+        if (to == QpState.ERR && from != QpState.ERR) completions.flush(c);
+        if (to == QpState.SQD && from != QpState.SQD) c.req.drained = false; // a new drain, with its own SQ_DRAINED
         if (to == QpState.RTS || to == QpState.SQD) requester.run(c);
     }
 
@@ -278,7 +282,7 @@ public final class Engine {
         long min = QpContext.NEVER;
         for (int i = 0, n = contexts.slots(); i < n; i++) {
             QpContext c = contexts.valueAt(i);
-            if (c != null) min = Math.min(min, Math.min(c.retransmitDeadline, c.rnrDeadline));
+            if (c != null) min = Math.min(min, Math.min(c.comp.retransmitDeadline, c.comp.rnrDeadline));
         }
         return min;
     }
@@ -289,160 +293,28 @@ public final class Engine {
         // a timer can change other QPs' state (a CQ overflow), never the set of QPs, so one pass is enough
         for (int i = 0, n = contexts.slots(); i < n; i++) {
             QpContext c = contexts.valueAt(i);
-            if (c != null && (c.retransmitDeadline <= now || c.rnrDeadline <= now)) completer.timers(c, now);
+            if (c != null && (c.comp.retransmitDeadline <= now || c.comp.rnrDeadline <= now)) completer.timers(c, now);
         }
     }
 
     // ---- completions and errors, shared by the three roles
 
-    /**
-     * Retires the head WQE: pops it, then writes its completion when it is signaled or failed. The pop comes
-     * first because a full CQ moves the QP to ERR, which flushes whatever is still queued.
-     */
-    void completeSend(QpContext c, SendWqe w, WcStatus status) {
-        QueuePair qp = c.qp;
-        long wrId = w.wrId;
-        WcOpcode opcode = w.opcode.wcOpcode;
-        int byteLen = (int) w.length;
-        boolean report = status != WcStatus.SUCCESS || w.signaled(qp.sqSigAll());
-        if (status == WcStatus.SUCCESS) countSend(w);
-        w.state = status == WcStatus.SUCCESS ? SendWqe.State.DONE : SendWqe.State.ERROR;
-        qp.sq().pop();
-        if (c.reqIndex > 0) c.reqIndex--;
-        if (c.reqStarted > 0) c.reqStarted--;
-        if (report) {
-            WorkCompletion wc = reserve(qp.sendCq());
-            if (wc != null) {
-                wc.wrId = wrId;
-                wc.status = status;
-                wc.opcode = opcode;
-                wc.byteLen = byteLen;
-                wc.qpNum = qp.qpn();
-                qp.sendCq().commit(false);
-            }
-        }
-    }
-
-    private void countSend(SendWqe w) {
-        if (w.opcode.isSend()) counters.inc(Counter.RDMA_SENDS);
-    }
-
-    /** A receive completion slot on the QP's receive CQ, or null when that CQ overflowed. */
-    WorkCompletion reserve(CompletionQueue cq) {
-        WorkCompletion wc = cq.reserve();
-        if (wc == null && cq.overflowed()) cqOverflow(cq);
-        return wc;
-    }
-
-    private void cqOverflow(CompletionQueue cq) {
-        event(AsyncEvent.Type.CQ_ERR, cq);
-        java.util.ArrayList<QpContext> affected = new java.util.ArrayList<>();
-        contexts.forEachValue(c -> {
-            if ((c.qp.sendCq() == cq || c.qp.recvCq() == cq) && c.qp.state() != QpState.ERR) affected.add(c);
-        });
-        for (QpContext c : affected) toError(c, AsyncEvent.Type.QP_FATAL);
-    }
-
-    /** Writes a receive completion; the caller has already released the WQE (see {@link #completeSend}). */
-    void completeRecv(QpContext c, long wrId, WcStatus status, WcOpcode opcode, int byteLen, int imm, int flags,
-                      int srcQp, boolean solicited) {
-        QueuePair qp = c.qp;
-        WorkCompletion wc = reserve(qp.recvCq());
-        if (wc != null) {
-            wc.wrId = wrId;
-            wc.status = status;
-            wc.opcode = opcode;
-            wc.byteLen = byteLen;
-            wc.immData = imm;
-            wc.wcFlags = flags;
-            wc.qpNum = qp.qpn();
-            wc.srcQp = srcQp;
-            qp.recvCq().commit(solicited);
-        }
-        if (status == WcStatus.SUCCESS) counters.inc(Counter.RDMA_RECVS);
-    }
-
-    /**
-     * A local send-queue error: RC QPs go to ERR; UC and UD QPs go to SQE, where the send queue is flushed
-     * but receives go on, until modify_qp takes them back to RTS (IBTA 10.3.1.6).
-     */
-    void sendQueueError(QpContext c, AsyncEvent.Type event) {
-        QueuePair qp = c.qp;
-        if (qp.type() == QpType.RC || qp.state() == QpState.ERR) {
-            toError(c, event);
-            return;
-        }
-        qp.state(QpState.SQE);
-        if (event != null) event(event, qp);
-        flushSendQueue(c);
-    }
-
-    /** Moves the QP to ERR, raises the affiliated event, and flushes its queues. */
-    void toError(QpContext c, AsyncEvent.Type event) {
-        if (c.qp.state() == QpState.ERR) return;
-        c.qp.state(QpState.ERR);
-        if (event != null) event(event, c.qp);
-        flush(c);
-    }
-
     void event(AsyncEvent.Type type, Object subject) {
         events.accept(new AsyncEvent(type, subject));
-    }
-
-    /**
-     * Completes every outstanding WQE of an ERR QP with IBV_WC_WR_FLUSH_ERR, as rxe does on entering ERR. A QP
-     * on an SRQ flushes the SRQ WQE it was filling, then has no WQE left: IBV_EVENT_QP_LAST_WQE_REACHED
-     * (the IBTA: the QP is in ERR and no more WQEs are on its receive queue).
-     */
-    void flush(QpContext c) {
-        QueuePair qp = c.qp;
-        flushSendQueue(c);
-        if (c.respWqe != null) {
-            // a partly received message's WQE: an RQ's is still at the head and flushed with the rest; an
-            // SRQ's was taken from the SRQ, so it is flushed here
-            if (c.respWqeFromSrq) completeRecv(c, c.respWqe.wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
-            c.respWqe = null;
-            c.respOffset = 0;
-        }
-        if (qp.srq() != null && !c.lastWqeReached) {
-            c.lastWqeReached = true;
-            event(AsyncEvent.Type.QP_LAST_WQE_REACHED, qp);
-        }
-        Ring<RecvWqe> rq = qp.rq();
-        if (rq != null) {
-            while (!rq.isEmpty()) {
-                long wrId = rq.head().wrId;
-                rq.pop();
-                completeRecv(c, wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
-            }
-        }
     }
 
     void srqLimit(org.softrnic.nic.qp.SharedReceiveQueue srq) {
         event(AsyncEvent.Type.SRQ_LIMIT_REACHED, srq);
     }
 
-    private void flushSendQueue(QpContext c) {
-        QueuePair qp = c.qp;
-        c.retransmitDeadline = QpContext.NEVER;
-        c.rnrDeadline = QpContext.NEVER;
-        while (!qp.sq().isEmpty()) {
-            SendWqe w = qp.sq().head();
-            completeSend(c, w, w.state == SendWqe.State.ERROR && w.status != null ? w.status : WcStatus.WR_FLUSH_ERR);
-        }
-        c.reqIndex = 0;
-        c.reqStarted = 0;
-        c.reqOutstandingReadAtomic = 0;
-    }
-
     /** A send posted while the send queue is in error (ERR or SQE) completes at once as flushed. */
     public void flushSends(QueuePair qp) {
-        flushSendQueue(ctx(qp));
+        completions.flushSendQueue(ctx(qp));
     }
 
     /** A posted receive: the responder may be waiting on one (nothing to do: the peer retries after RNR). */
     public void recvQueued(QueuePair qp) {
-        if (qp.state() == QpState.ERR) flush(ctx(qp));
+        if (qp.state() == QpState.ERR) completions.flush(ctx(qp));
     }
 
     /** Local ACK timeout: 4.096 us x 2^timeout, 0 meaning none (IBTA 9.7.6.1.3). */
@@ -452,5 +324,17 @@ public final class Engine {
 
     long now() {
         return clock.nanoTime();
+    }
+
+    /** Hears each responder and completer step, or null (the default). */
+    org.softrnic.nic.StateTrace stateTrace;
+
+    public void stateTrace(org.softrnic.nic.StateTrace t) {
+        stateTrace = t;
+    }
+
+    /** Records why {@code qp} refused the request at {@code psn}. */
+    void refuse(QueuePair qp, int psn, String why) {
+        diagnostics.refuse(clock.nanoTime(), qp.qpn(), psn, why);
     }
 }

@@ -40,34 +40,34 @@ final class Requester {
             QpState state = qp.state();
             if (state == QpState.SQD) {
                 // draining: only what was started before SQD is finished, retransmissions included
-                if (c.reqIndex >= c.reqStarted) {
+                if (c.req.index >= c.req.started) {
                     drained(c);
                     return Stop.DRAINING;
                 }
             } else if (state != QpState.RTS) {
                 return Stop.NOT_RTS;
             }
-            if (c.rnrDeadline != QpContext.NEVER) return Stop.RNR_WAIT;
-            if (c.reqIndex >= qp.sq().size()) return Stop.QUEUE_EMPTY;
-            SendWqe w = qp.sq().get(c.reqIndex);
+            if (c.comp.rnrDeadline != QpContext.NEVER) return Stop.RNR_WAIT;
+            if (c.req.index >= qp.sq().size()) return Stop.QUEUE_EMPTY;
+            SendWqe w = qp.sq().get(c.req.index);
             if (w.state == SendWqe.State.ERROR) return Stop.ERROR; // failed locally; the completer reports it in order
             if (w.opcode.isLocal()) {
                 // executed in order: once everything posted before it has completed
-                if (c.reqIndex != 0) return Stop.LOCAL_WAIT;
+                if (c.req.index != 0) return Stop.LOCAL_WAIT;
                 local(c, w);
                 continue;
             }
             boolean rc = qp.type() == QpType.RC;
             if (w.state == SendWqe.State.POSTED) {
-                if (rc && (w.sendFlags & SendFlags.FENCE) != 0 && c.reqOutstandingReadAtomic > 0) return Stop.FENCE;
+                if (rc && (w.sendFlags & SendFlags.FENCE) != 0 && c.req.outstandingReadAtomic > 0) return Stop.FENCE;
                 // max_rd_atomic 0 lets none out, as rxe's rd_atomic count does (the request waits for ever)
-                if (rc && w.opcode.needsResponse() && c.reqOutstandingReadAtomic >= qp.attr().maxRdAtomic) {
+                if (rc && w.opcode.needsResponse() && c.req.outstandingReadAtomic >= qp.attr().maxRdAtomic) {
                     return Stop.RD_ATOMIC_LIMIT;
                 }
                 if (!start(c, w)) return Stop.ERROR;
             }
             // rxe sends while req.psn <= comp.psn + RXE_MAX_UNACKED_PSNS
-            if (rc && Psn.diff(c.reqPsn, c.compPsn) > Engine.MAX_UNACKED_PSNS) return Stop.WINDOW_FULL;
+            if (rc && Psn.diff(c.req.psn, c.comp.psn) > Engine.MAX_UNACKED_PSNS) return Stop.WINDOW_FULL;
             sendPacket(c, w);
         }
     }
@@ -81,13 +81,13 @@ final class Requester {
             int old = mw.rkey();
             if (bad == null && w.bindRkey != old && !engine.keys.rkeyFree(w.bindRkey)) bad = "the new rkey is in use";
             if (bad != null) {
-                engine.completeSend(c, w, WcStatus.MW_BIND_ERR);
-                engine.sendQueueError(c, null);
+                engine.completions.send(c, w, WcStatus.MW_BIND_ERR);
+                engine.completions.sendQueueError(c, null);
                 return;
             }
             mw.bind(w.windowRegion, w.bindAddr, w.bindLength, w.bindAccess, w.bindRkey, qp.qpn());
             if (w.bindRkey != old) engine.keys.rekeyWindow(mw, old);
-            engine.completeSend(c, w, WcStatus.SUCCESS);
+            engine.completions.send(c, w, WcStatus.SUCCESS);
             return;
         }
         if (w.opcode == SendOpcode.REG_MR) {
@@ -98,23 +98,23 @@ final class Requester {
         MemoryRegion mr = engine.keys.byLkey(w.invalidateRkey);
         if (mr != null && mr.isFastReg() && mr.pd() == qp.pd() && mr.boundWindows() > 0) {
             // a region with windows bound to it stays mapped (rxe: -EINVAL), or the windows would reach its next mapping
-            engine.completeSend(c, w, WcStatus.LOC_QP_OP_ERR);
-            engine.sendQueueError(c, null);
+            engine.completions.send(c, w, WcStatus.LOC_QP_OP_ERR);
+            engine.completions.sendQueueError(c, null);
             return;
         }
         if (mr != null && mr.isFastReg() && mr.pd() == qp.pd()) {
             mr.invalidate();
-            engine.completeSend(c, w, WcStatus.SUCCESS);
+            engine.completions.send(c, w, WcStatus.SUCCESS);
             return;
         }
         MemoryWindow mw = engine.keys.windowByRkey(w.invalidateRkey);
         if (mw == null || mw.type() != 2 || mw.boundQpn() != qp.qpn()) {
-            engine.completeSend(c, w, WcStatus.LOC_QP_OP_ERR);
-            engine.sendQueueError(c, null);
+            engine.completions.send(c, w, WcStatus.LOC_QP_OP_ERR);
+            engine.completions.sendQueueError(c, null);
             return;
         }
         mw.invalidate();
-        engine.completeSend(c, w, WcStatus.SUCCESS);
+        engine.completions.send(c, w, WcStatus.SUCCESS);
     }
 
     /** Fast-register: an invalid fast-register region of this PD takes the memory, address, access and key. */
@@ -125,13 +125,13 @@ final class Requester {
         boolean keyFree = w.regKey == oldLkey || engine.keys.rkeyFree(w.regKey);
         if (mr.valid() || mr.pd() != c.qp.pd() || w.regSegment.byteSize() > mr.maxLength()
                 || Access.invalidReason(w.regAccess) != null || !keyFree) {
-            engine.completeSend(c, w, WcStatus.LOC_PROT_ERR);
-            engine.sendQueueError(c, null);
+            engine.completions.send(c, w, WcStatus.LOC_PROT_ERR);
+            engine.completions.sendQueueError(c, null);
             return;
         }
         mr.map(w.regSegment, w.regIova, w.regAccess, w.regKey);
         engine.keys.rekey(mr, oldLkey, oldRkey);
-        engine.completeSend(c, w, WcStatus.SUCCESS);
+        engine.completions.send(c, w, WcStatus.SUCCESS);
     }
 
     /** First touch of a WQE: check its local buffers and give it its first PSN. */
@@ -149,8 +149,8 @@ final class Requester {
             fail(c, w, WcStatus.LOC_LEN_ERR);
             return false;
         }
-        w.firstPsn = c.reqPsn;
-        if (c.reqIndex >= c.reqStarted) c.reqStarted = c.reqIndex + 1;
+        w.firstPsn = c.req.psn;
+        if (c.req.index >= c.req.started) c.req.started = c.req.index + 1;
         w.sent = 0;
         w.received = 0;
         w.state = SendWqe.State.PROCESSING;
@@ -165,15 +165,15 @@ final class Requester {
     private void fail(QpContext c, SendWqe w, WcStatus status) {
         w.state = SendWqe.State.ERROR;
         w.status = status;
-        if (c.reqIndex != 0) return;
-        engine.completeSend(c, w, status);
-        engine.sendQueueError(c, null);
+        if (c.req.index != 0) return;
+        engine.completions.send(c, w, status);
+        engine.completions.sendQueueError(c, null);
     }
 
     /** SQD: once nothing started before the drain is outstanding, IBV_EVENT_SQ_DRAINED if modify_qp asked for it. */
     void drained(QpContext c) {
-        if (c.reqDrained || c.reqStarted > 0) return;
-        c.reqDrained = true;
+        if (c.req.drained || c.req.started > 0) return;
+        c.req.drained = true;
         if (c.qp.attr().sqDrainNotify) engine.event(AsyncEvent.Type.SQ_DRAINED, c.qp);
     }
 
@@ -194,7 +194,7 @@ final class Requester {
         if (qp.type() == QpType.UD && w.length > mtu) {
             // C10-93.1.1: no packet and no error for a UD message longer than the path MTU (so rxe)
             engine.counters.inc(org.softrnic.nic.Counter.UD_SEND_TOO_LONG);
-            finishMessage(c, w, c.reqPsn);
+            finishMessage(c, w, c.req.psn);
             return;
         }
         long remaining = w.length - w.sent;
@@ -210,10 +210,10 @@ final class Requester {
         boolean ud = qp.type() == QpType.UD;
         FrameTemplate tpl = ud ? engine.udTemplate(c, w.udAv) : c.template;
         int dqpn = ud ? w.remoteQpn : qp.attr().destQpNum;
-        int psn = c.reqPsn;
+        int psn = c.req.psn;
         // rxe: noack_pkts++ > RXE_MAX_PKT_PER_ACK, so a middle packet asks every 66th
-        boolean ackReq = qp.type() == QpType.RC && (last || c.reqNoAckPackets++ > Engine.MAX_PKT_PER_ACK);
-        if (ackReq) c.reqNoAckPackets = 0;
+        boolean ackReq = qp.type() == QpType.RC && (last || c.req.noAckPackets++ > Engine.MAX_PKT_PER_ACK);
+        if (ackReq) c.req.noAckPackets = 0;
         // SE only where a receive completes: SEND and RDMA WRITE with immediate (rxe init_req_packet)
         boolean se = last && (w.sendFlags & SendFlags.SOLICITED) != 0 && (w.opcode.isSend() || imm);
         FrameWriter fw = engine.begin(tpl, op, dqpn, psn);
@@ -225,7 +225,7 @@ final class Requester {
         copyPayload(w, fw, payload);
         engine.transmit(payload);
         w.sent += payload;
-        c.reqPsn = Psn.add(psn, 1);
+        c.req.psn = Psn.add(psn, 1);
         if (last) finishMessage(c, w, psn);
         else armTimer(c);
     }
@@ -244,12 +244,12 @@ final class Requester {
     private void finishMessage(QpContext c, SendWqe w, int lastPsn) {
         w.lastPsn = lastPsn;
         w.state = SendWqe.State.PENDING;
-        c.reqIndex++;
+        c.req.index++;
         if (c.qp.type() == QpType.RC) {
             armTimer(c);
         } else {
             // UC and UD are unacknowledged: the WQE completes once its last packet is on the wire
-            engine.completeSend(c, w, WcStatus.SUCCESS);
+            engine.completions.send(c, w, WcStatus.SUCCESS);
         }
     }
 
@@ -258,7 +258,7 @@ final class Requester {
         int mtu = qp.mtuBytes();
         long remaining = w.length - w.sent;
         int packets = (int) Math.max(1, (remaining + mtu - 1) / mtu);
-        int psn = c.reqPsn;
+        int psn = c.req.psn;
         FrameWriter fw = engine.begin(c.template, Opcode.RC_RDMA_READ_REQUEST, qp.attr().destQpNum, psn);
         fw.bth().ackReq(true);
         fw.reth().va(w.remoteAddr + w.sent).rkey(w.rkey).dlen((int) remaining);
@@ -269,7 +269,7 @@ final class Requester {
     private void sendAtomic(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
         Opcode op = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD;
-        int psn = c.reqPsn;
+        int psn = c.req.psn;
         FrameWriter fw = engine.begin(c.template, op, qp.attr().destQpNum, psn);
         fw.bth().ackReq(true);
         long swapAdd = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
@@ -282,7 +282,7 @@ final class Requester {
     /** FLUSH (IBTA 1.5 A19): FETH then RETH, no payload; answered by a zero-length READ response. */
     private void sendFlush(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
-        int psn = c.reqPsn;
+        int psn = c.req.psn;
         FrameWriter fw = engine.begin(c.template, Opcode.RC_FLUSH, qp.attr().destQpNum, psn);
         fw.bth().ackReq(true);
         fw.feth().set(w.flushType, w.flushLevel);
@@ -294,7 +294,7 @@ final class Requester {
     /** ATOMIC_WRITE: RETH and eight bytes written as one unit; answered by a zero-length READ response. */
     private void sendAtomicWrite(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
-        int psn = c.reqPsn;
+        int psn = c.req.psn;
         FrameWriter fw = engine.begin(c.template, Opcode.RC_ATOMIC_WRITE, qp.attr().destQpNum, psn);
         fw.bth().ackReq(true);
         fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen(8);
@@ -308,16 +308,16 @@ final class Requester {
      * its {@code responses} response packets take PSNs from {@code psn} on, as the responder numbers them.
      */
     private void awaitResponses(QpContext c, SendWqe w, int psn, int responses) {
-        c.reqNoAckPackets = 0;
-        c.reqPsn = Psn.add(psn, responses);
-        c.reqOutstandingReadAtomic++;
+        c.req.noAckPackets = 0;
+        c.req.psn = Psn.add(psn, responses);
+        c.req.outstandingReadAtomic++;
         finishMessage(c, w, Psn.add(psn, responses - 1));
     }
 
     private void armTimer(QpContext c) {
-        if (!c.retransmitArmed()) {
+        if (!c.comp.retransmitArmed()) {
             long t = Engine.timeoutNanos(c.qp.attr().timeout);
-            c.retransmitDeadline = t == QpContext.NEVER ? QpContext.NEVER : engine.now() + t;
+            c.comp.retransmitDeadline = t == QpContext.NEVER ? QpContext.NEVER : engine.now() + t;
         }
     }
 
@@ -332,8 +332,8 @@ final class Requester {
             psn = head.firstPsn; // everything before the head is acknowledged already
         }
         int mtu = qp.mtuBytes();
-        c.reqOutstandingReadAtomic = 0;
-        c.reqNoAckPackets = 0;
+        c.req.outstandingReadAtomic = 0;
+        c.req.noAckPackets = 0;
         for (int i = 0; i < qp.sq().size(); i++) {
             SendWqe w = qp.sq().get(i);
             if (w.state == SendWqe.State.POSTED) break;
@@ -347,8 +347,8 @@ final class Requester {
                 w.state = SendWqe.State.POSTED;
             }
         }
-        c.reqIndex = 0;
-        c.reqPsn = psn;
-        c.retransmitDeadline = QpContext.NEVER;
+        c.req.index = 0;
+        c.req.psn = psn;
+        c.comp.retransmitDeadline = QpContext.NEVER;
     }
 }

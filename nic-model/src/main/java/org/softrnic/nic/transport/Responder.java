@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import org.softrnic.nic.Counter;
+import org.softrnic.nic.mem.AccessError;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.qp.QueuePair;
@@ -45,8 +46,6 @@ final class Responder {
     private final Engine engine;
     /** Made on the first UD receive, from the device's arena. */
     private MemorySegment grh;
-    /** The states the last packet went through, for tests and traces. */
-    State last;
 
     // the packet being handled
     private QpContext c;
@@ -66,6 +65,10 @@ final class Responder {
         QpState s = qp.state();
         if (s != QpState.RTR && s != QpState.RTS && s != QpState.SQD && s != QpState.SQE) {
             engine.counters.inc(Counter.DROP_QP_STATE);
+            // in ERR the reason was given when the QP got there; RESET and INIT are a connection not made yet
+            if (s != QpState.ERR) {
+                engine.refuse(qp, v.roce.bth().psn(), "the QP is in " + s.ibvName() + "; it takes requests in RTR, RTS, SQD and SQE (dropped)");
+            }
             return;
         }
         c = ctx;
@@ -81,7 +84,7 @@ final class Responder {
         }
         State state = State.CHK_PSN;
         while (state != State.DONE) {
-            last = state;
+            if (engine.stateTrace != null) engine.stateTrace.step(qp.qpn(), org.softrnic.nic.StateTrace.Role.RESPONDER, state.name());
             state = switch (state) {
                 case CHK_PSN -> checkPsn();
                 case CHK_OP_SEQ -> checkOpSeq();
@@ -121,41 +124,49 @@ final class Responder {
         return c.qp.type() == QpType.UC;
     }
 
+    /**
+     * An error as this QP's type takes it, decided in this one place: RC NAKs it (the class the state names),
+     * UC drops the rest of the message without a word (IBTA 9.8.3).
+     */
+    private State byType(State rcError) {
+        return uc() ? ucDrop() : rcError;
+    }
+
     /** UC errors are silent: the rest of the message is dropped (IBTA 9.8.3). */
     private State ucDrop() {
-        c.respUcDropping = true;
+        c.resp.ucDropping = true;
         engine.counters.inc(Counter.DROP_UC_SEQUENCE);
         return State.DROP;
     }
 
     private State checkPsn() {
-        int d = Psn.diff(psn, c.respPsn);
+        int d = Psn.diff(psn, c.resp.psn);
         if (uc()) {
-            if (d != 0 || c.respUcDropping) {
+            if (d != 0 || c.resp.ucDropping) {
                 if (!op.position.starts()) return ucDrop();
                 // a new message resynchronises UC; the partial one is abandoned, its WQE reused
-                c.respPsn = psn;
-                c.respUcDropping = false;
-                c.respLastOpcode = null;
-                c.respOffset = 0;
+                c.resp.psn = psn;
+                c.resp.ucDropping = false;
+                c.resp.lastOpcode = null;
+                c.resp.offset = 0;
             }
             return State.CHK_OP_SEQ;
         }
         if (d > 0) return State.ERR_PSN_OUT_OF_SEQ;
         if (d < 0) return State.DUPLICATE_REQUEST;
-        c.respNakSent = false;
+        c.resp.nakSent = false;
         return State.CHK_OP_SEQ;
     }
 
     /** FIRST is followed by MIDDLE or LAST of the same operation; anything else starts a message. */
     private State checkOpSeq() {
-        Opcode prev = c.respLastOpcode;
+        Opcode prev = c.resp.lastOpcode;
         boolean inMessage = prev != null && !prev.position.ends();
         boolean ok = inMessage
                 ? prev.opClass == op.opClass && (op.position == Position.MIDDLE || op.position == Position.LAST)
                 : op.position.starts();
         if (ok) return State.CHK_OP_VALID;
-        return uc() ? ucDrop() : State.ERR_INVALID_REQUEST;
+        return byType(State.ERR_INVALID_REQUEST);
     }
 
     private State checkOpValid() {
@@ -169,20 +180,31 @@ final class Responder {
             case FLUSH -> flushAccess(p.feth().placementType());
             default -> -1; // RESYNC: RD only
         };
-        if (needed < 0 || (access & needed) != needed) return uc() ? ucDrop() : State.ERR_INVALID_REQUEST;
+        if (needed < 0 || (access & needed) != needed) {
+            if (needed > 0) {
+                engine.refuse(c.qp, psn, what() + ", but the QP's qp_access_flags lack " + Access.describe(needed & ~access)
+                        + " (ibv_modify_qp with IBV_QP_ACCESS_FLAGS grants them)");
+            }
+            return byType(State.ERR_INVALID_REQUEST);
+        }
         return State.CHK_RESOURCE;
     }
 
     private State checkResource() {
         if (needsResource(op.opClass) && c.qp.attr().maxDestRdAtomic == 0) {
+            engine.refuse(c.qp, psn, what() + ", but the QP's max_dest_rd_atomic is 0: no responder resources");
             return State.ERR_INVALID_REQUEST; // rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ: no responder resources
         }
         boolean takesWqe = op.opClass == OpClass.SEND ? op.position.starts()
                 : op.consumesRecvWqe() && op.position.ends();
-        if (takesWqe && c.respWqe == null) {
+        if (takesWqe && c.resp.wqe == null) {
             RecvWqe w = takeRecvWqe(c);
-            if (w == null) return uc() ? ucDrop() : State.ERR_RNR;
-            c.respOffset = 0;
+            if (w == null) {
+                engine.refuse(c.qp, psn, what() + " needs a receive, and none is posted (" + (c.qp.srq() != null ? "the SRQ" : "the receive queue")
+                        + " is empty)" + (uc() ? ": UC drops the message" : ": RNR NAK, the sender waits and tries again"));
+                return byType(State.ERR_RNR);
+            }
+            c.resp.offset = 0;
             if (Sges.resolve(engine.keys, c.qp.pd(), w.sges, w.sgeMrs, w.numSge, Access.LOCAL_WRITE) != null) {
                 return State.ERR_MALFORMED_WQE;
             }
@@ -200,15 +222,15 @@ final class Responder {
         boolean data = op.opClass == OpClass.SEND || op.opClass == OpClass.RDMA_WRITE;
         if (data) {
             boolean full = op.position == Position.FIRST || op.position == Position.MIDDLE;
-            if (full ? len != mtu : len > mtu) return uc() ? ucDrop() : State.ERR_INVALID_REQUEST;
+            if (full ? len != mtu : len > mtu) return byType(State.ERR_INVALID_REQUEST);
         }
-        if (op.opClass == OpClass.SEND && c.respOffset + len > c.respWqe.length) {
-            return uc() ? ucDrop() : State.ERR_LENGTH;
+        if (op.opClass == OpClass.SEND && c.resp.offset + len > c.resp.wqe.length) {
+            return byType(State.ERR_LENGTH);
         }
         if (op.opClass == OpClass.RDMA_WRITE) {
-            long remaining = op.hasReth() ? Integer.toUnsignedLong(p.reth().dlen()) : c.respWriteRemaining;
+            long remaining = op.hasReth() ? Integer.toUnsignedLong(p.reth().dlen()) : c.resp.writeRemaining;
             boolean ends = op.position.ends();
-            if (ends ? len != remaining : len > remaining) return uc() ? ucDrop() : State.ERR_INVALID_REQUEST;
+            if (ends ? len != remaining : len > remaining) return byType(State.ERR_INVALID_REQUEST);
         }
         if (op.opClass == OpClass.ATOMIC_WRITE && Integer.toUnsignedLong(p.reth().dlen()) != 8) {
             return State.ERR_INVALID_REQUEST;
@@ -245,46 +267,75 @@ final class Responder {
             if (length == 0 && op.opClass != OpClass.FLUSH) return State.EXECUTE; // zero-length RDMA checks no key
         }
         mr = resolveRkey(rkey, needed, va, length);
-        if (mr == null) return uc() ? ucDrop() : State.ERR_RKEY_VIOLATION;
+        if (mr == null) return byType(State.ERR_RKEY_VIOLATION);
         // rxe checks the key first and the alignment when it executes (RESPST_ERR_MISALIGNED_ATOMIC)
-        if (op.opClass == OpClass.ATOMIC && (va & 7) != 0) return State.ERR_INVALID_REQUEST;
+        if (op.opClass == OpClass.ATOMIC && (va & 7) != 0) {
+            engine.refuse(c.qp, psn, String.format("an atomic at 0x%x: the address is not 8-byte aligned", va));
+            return State.ERR_INVALID_REQUEST;
+        }
         return State.EXECUTE;
     }
 
     /** The region behind {@code rkey} (a region's own, or a window's) when it allows the access now, else null. */
     private MemoryRegion resolveRkey(int rkey, int needed, long va, long length) {
         MemoryRegion region = engine.keys.byRkey(rkey);
-        if (region != null) return region.check(c.qp.pd(), needed, va, length) == null ? region : null;
+        if (region != null) {
+            AccessError e = region.check(c.qp.pd(), needed, va, length);
+            if (e == null) return region;
+            engine.refuse(c.qp, psn, Refusals.region(e, region, c.qp, Refusals.asked(what(), va, length, rkey), needed, va, length));
+            return null;
+        }
         MemoryWindow mw = engine.keys.windowByRkey(rkey);
-        if (mw == null || mw.check(c.qp.pd(), c.qp.qpn(), needed, va, length) != null) return null;
+        if (mw == null) {
+            engine.refuse(c.qp, psn, Refusals.noKey(engine.keys, Refusals.asked(what(), va, length, rkey), rkey));
+            return null;
+        }
+        AccessError e = mw.check(c.qp.pd(), c.qp.qpn(), needed, va, length);
+        if (e != null) {
+            engine.refuse(c.qp, psn, Refusals.window(e, mw, c.qp, Refusals.asked(what(), va, length, rkey), needed, va, length));
+            return null;
+        }
         return mw.mr(); // the window's addresses are the region's
+    }
+
+    /** The request in words: "an RDMA WRITE", for the refusals. */
+    private String what() {
+        return switch (op.opClass) {
+            case SEND -> "a SEND";
+            case RDMA_WRITE -> "an RDMA WRITE";
+            case RDMA_READ_REQUEST -> "an RDMA READ";
+            case ATOMIC -> "an atomic";
+            case ATOMIC_WRITE -> "an ATOMIC WRITE";
+            case FLUSH -> "a FLUSH";
+            default -> "a request (" + op.name() + ")";
+        };
     }
 
     private State execute() {
         switch (op.opClass) {
             case SEND -> {
-                RecvWqe w = c.respWqe;
+                RecvWqe w = c.resp.wqe;
                 // the receive's regions may have been deregistered since its first packet (rxe's copy_data looks each up)
                 if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w.sges, w.sgeMrs, w.numSge)) return State.ERR_MALFORMED_WQE;
-                Sges.scatter(w.sges, w.sgeMrs, w.numSge, c.respOffset, p.segment(), p.payloadOffset(), len);
-                c.respOffset += len;
+                Sges.scatter(w.sges, w.sgeMrs, w.numSge, c.resp.offset, p.segment(), p.payloadOffset(), len);
+                c.resp.offset += len;
             }
             case RDMA_WRITE -> {
                 if (op.hasReth()) {
-                    c.respWriteRkey = p.reth().rkey();
-                    c.respWriteVa = p.reth().va();
-                    c.respWriteRemaining = Integer.toUnsignedLong(p.reth().dlen());
-                    c.respWriteLength = c.respWriteRemaining;
+                    c.resp.writeRkey = p.reth().rkey();
+                    c.resp.writeVa = p.reth().va();
+                    c.resp.writeRemaining = Integer.toUnsignedLong(p.reth().dlen());
+                    c.resp.writeLength = c.resp.writeRemaining;
                 }
                 if (len > 0) {
                     // every packet of the WRITE checks its key again (rxe keeps the rkey in resp.rkey): a region
                     // invalidated, deregistered or mapped elsewhere since the FIRST takes no more of it
-                    MemoryRegion m = op.hasReth() ? mr : resolveRkey(c.respWriteRkey, Access.REMOTE_WRITE, c.respWriteVa, len);
+                    MemoryRegion m = op.hasReth() ? mr : resolveRkey(c.resp.writeRkey, Access.REMOTE_WRITE, c.resp.writeVa, len);
                     if (m == null) return State.ERR_RKEY_VIOLATION;
-                    MemorySegment.copy(p.segment(), p.payloadOffset(), m.segment(), m.offsetOf(c.respWriteVa), len);
+                    MemorySegment.copy(p.segment(), p.payloadOffset(), m.segment(), m.offsetOf(c.resp.writeVa), len);
                 }
-                c.respWriteVa += len;
-                c.respWriteRemaining -= len;
+                c.resp.writeVa += len;
+                c.resp.writeRemaining -= len;
             }
             case RDMA_READ_REQUEST -> {
                 return State.READ_REPLY;
@@ -299,43 +350,43 @@ final class Responder {
                     mr.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, mr.offsetOf(p.reth().va()), value);
                 }
                 // FLUSH: memory here is coherent and not persistent-memory backed; placement is immediate
-                c.respMsn = (c.respMsn + 1) & 0xffffff;
+                c.resp.msn = (c.resp.msn + 1) & 0xffffff;
                 ReadAtomicResource r = nextResource();
                 r.kind = ReadAtomicResource.Kind.REPLAY_ACK;
                 r.firstPsn = psn;
                 r.lastPsn = psn;
-                r.msn = c.respMsn;
-                sendReadResponseAck(psn, c.respMsn);
-                c.respPsn = Psn.add(psn, 1);
-                c.respAckPsn = c.respPsn;
-                c.respLastOpcode = op;
+                r.msn = c.resp.msn;
+                sendReadResponseAck(psn, c.resp.msn);
+                c.resp.psn = Psn.add(psn, 1);
+                c.resp.ackPsn = c.resp.psn;
+                c.resp.lastOpcode = op;
                 return State.DONE;
             }
             default -> {
                 return State.ERR_INVALID_REQUEST;
             }
         }
-        c.respPsn = Psn.add(c.respPsn, 1);
-        c.respAckPsn = c.respPsn;
-        c.respLastOpcode = op;
-        if (op.position.ends()) c.respMsn = (c.respMsn + 1) & 0xffffff;
+        c.resp.psn = Psn.add(c.resp.psn, 1);
+        c.resp.ackPsn = c.resp.psn;
+        c.resp.lastOpcode = op;
+        if (op.position.ends()) c.resp.msn = (c.resp.msn + 1) & 0xffffff;
         return State.COMPLETE;
     }
 
     private State complete() {
         if (!op.position.ends() || !op.consumesRecvWqe()) return State.ACKNOWLEDGE;
-        RecvWqe w = c.respWqe;
+        RecvWqe w = c.resp.wqe;
         int flags = 0;
         int imm = 0;
         WcOpcode wcOp = WcOpcode.RECV;
-        int byteLen = (int) c.respOffset;
+        int byteLen = (int) c.resp.offset;
         if (op.hasImmediate()) {
             flags |= WorkCompletion.WC_WITH_IMM;
             imm = p.immDt().value();
         }
         if (op.opClass == OpClass.RDMA_WRITE) {
             wcOp = WcOpcode.RECV_RDMA_WITH_IMM;
-            byteLen = (int) c.respWriteLength;
+            byteLen = (int) c.resp.writeLength;
         }
         if (op.hasInvalidate()) {
             // only a fast-register region or a type 2 window bound through this QP can be invalidated remotely
@@ -354,7 +405,7 @@ final class Responder {
         }
         long wrId = w.wrId;
         releaseRecvWqe(c);
-        engine.completeRecv(c, wrId, WcStatus.SUCCESS, wcOp, byteLen, imm, flags, 0, p.bth().se());
+        engine.completions.recv(c, wrId, WcStatus.SUCCESS, wcOp, byteLen, imm, flags, 0, p.bth().se());
         return State.ACKNOWLEDGE;
     }
 
@@ -365,7 +416,7 @@ final class Responder {
 
     private void sendAck(int syndrome, int ackPsn) {
         FrameWriter w = engine.begin(c.template, Opcode.RC_ACKNOWLEDGE, c.qp.attr().destQpNum, ackPsn);
-        w.aeth().syndrome(syndrome).msn(c.respMsn);
+        w.aeth().syndrome(syndrome).msn(c.resp.msn);
         engine.transmit(0);
     }
 
@@ -378,11 +429,11 @@ final class Responder {
         r.rkey = p.reth().rkey();
         r.va = va;
         r.length = length;
-        c.respMsn = (c.respMsn + 1) & 0xffffff;
+        c.resp.msn = (c.resp.msn + 1) & 0xffffff;
         int packets = sendReadResponses(mr, va, length, psn, true);
         r.lastPsn = Psn.add(psn, packets - 1);
-        c.respPsn = Psn.add(psn, packets);
-        c.respLastOpcode = op;
+        c.resp.psn = Psn.add(psn, packets);
+        c.resp.lastOpcode = op;
         return State.DONE;
     }
 
@@ -399,7 +450,7 @@ final class Responder {
             Position pos = Opcodes.position(i == 0 && startsMessage, i == packets - 1);
             Opcode rop = Opcodes.cached(Transport.RC, OpClass.RDMA_READ_RESPONSE, pos, false, false);
             FrameWriter w = engine.begin(c.template, rop, c.qp.attr().destQpNum, Psn.add(first, i));
-            if (rop.hasAeth()) w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(c.respMsn);
+            if (rop.hasAeth()) w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(c.resp.msn);
             int chunk = (int) Math.min(mtu, length - (long) i * mtu);
             if (chunk > 0) {
                 MemorySegment.copy(region.segment(), region.offsetOf(va + (long) i * mtu), w.payloadSegment(),
@@ -419,17 +470,17 @@ final class Responder {
                 ? (original == p.atomicEth().compare() ? p.atomicEth().swapAdd() : original)
                 : original + p.atomicEth().swapAdd();
         mr.segment().set(HOST_LONG, at, updated);
-        c.respMsn = (c.respMsn + 1) & 0xffffff;
+        c.resp.msn = (c.resp.msn + 1) & 0xffffff;
         ReadAtomicResource r = nextResource();
         r.kind = ReadAtomicResource.Kind.ATOMIC;
         r.firstPsn = psn;
         r.lastPsn = psn;
         r.original = original;
-        r.msn = c.respMsn;
-        sendAtomicAck(psn, original, c.respMsn);
-        c.respPsn = Psn.add(psn, 1);
-        c.respAckPsn = c.respPsn;
-        c.respLastOpcode = op;
+        r.msn = c.resp.msn;
+        sendAtomicAck(psn, original, c.resp.msn);
+        c.resp.psn = Psn.add(psn, 1);
+        c.resp.ackPsn = c.resp.psn;
+        c.resp.lastOpcode = op;
         return State.DONE;
     }
 
@@ -448,8 +499,8 @@ final class Responder {
     }
 
     private ReadAtomicResource nextResource() {
-        ReadAtomicResource r = c.respResources[c.respNextResource];
-        c.respNextResource = (c.respNextResource + 1) % c.respResources.length;
+        ReadAtomicResource r = c.resp.resources[c.resp.nextResource];
+        c.resp.nextResource = (c.resp.nextResource + 1) % c.resp.resources.length;
         return r;
     }
 
@@ -461,12 +512,12 @@ final class Responder {
         engine.counters.inc(Counter.DUPLICATE_REQUEST);
         switch (op.opClass) {
             // C9-105: acknowledged again, with the PSN of the last SEND/WRITE/atomic done, never a READ's
-            case SEND, RDMA_WRITE -> sendAck(Aeth.ACK_CREDITS_INVALID, Psn.add(c.respAckPsn, -1));
+            case SEND, RDMA_WRITE -> sendAck(Aeth.ACK_CREDITS_INVALID, Psn.add(c.resp.ackPsn, -1));
             case RDMA_READ_REQUEST -> {
                 return duplicateRead();
             }
             case ATOMIC -> {
-                for (ReadAtomicResource r : c.respResources) {
+                for (ReadAtomicResource r : c.resp.resources) {
                     if (r.kind == ReadAtomicResource.Kind.ATOMIC && r.firstPsn == psn) {
                         sendAtomicAck(psn, r.original, r.msn);
                         break;
@@ -474,7 +525,7 @@ final class Responder {
                 }
             }
             case ATOMIC_WRITE, FLUSH -> {
-                for (ReadAtomicResource r : c.respResources) {
+                for (ReadAtomicResource r : c.resp.resources) {
                     if (r.kind == ReadAtomicResource.Kind.REPLAY_ACK && r.firstPsn == psn) {
                         sendReadResponseAck(psn, r.msn); // not executed again
                         break;
@@ -492,7 +543,7 @@ final class Responder {
      * (rxe_recheck_mr), so a region deregistered or invalidated since gives a remote access error.
      */
     private State duplicateRead() {
-        for (ReadAtomicResource r : c.respResources) {
+        for (ReadAtomicResource r : c.resp.resources) {
             if (r.kind != ReadAtomicResource.Kind.READ || Psn.diff(psn, r.firstPsn) < 0 || Psn.diff(psn, r.lastPsn) > 0) {
                 continue;
             }
@@ -513,9 +564,9 @@ final class Responder {
     /** One NAK per gap: later packets of the same gap are dropped silently (IBTA 9.7.5.1.1). */
     private State outOfSequence() {
         engine.counters.inc(Counter.OUT_OF_SEQ_REQUEST);
-        if (!c.respNakSent) {
-            c.respNakSent = true;
-            sendAck(Aeth.nak(NakCode.PSN_SEQUENCE_ERROR, 0).syndrome(), c.respPsn);
+        if (!c.resp.nakSent) {
+            c.resp.nakSent = true;
+            sendAck(Aeth.nak(NakCode.PSN_SEQUENCE_ERROR, 0).syndrome(), c.resp.psn);
         }
         return State.DONE;
     }
@@ -532,14 +583,14 @@ final class Responder {
      */
     private State classError(NakCode code, AsyncEvent.Type event) {
         if (!uc()) sendAck(Aeth.nak(code, 0).syndrome(), psn);
-        if (c.respWqe != null) {
+        if (c.resp.wqe != null) {
             WcStatus st = recvStatus != WcStatus.SUCCESS ? recvStatus : WcStatus.REM_INV_REQ_ERR;
-            long wrId = c.respWqe.wrId;
-            int received = (int) c.respOffset;
+            long wrId = c.resp.wqe.wrId;
+            int received = (int) c.resp.offset;
             releaseRecvWqe(c);
-            engine.completeRecv(c, wrId, st, WcOpcode.RECV, received, 0, 0, 0, false);
+            engine.completions.recv(c, wrId, st, WcOpcode.RECV, received, 0, 0, 0, false);
         }
-        engine.toError(c, event);
+        engine.completions.toError(c, event);
         return State.DONE;
     }
 
@@ -548,29 +599,29 @@ final class Responder {
         SharedReceiveQueue srq = qp.srq();
         if (srq == null) {
             RecvWqe w = qp.rq().head();
-            ctx.respWqe = w;
-            ctx.respWqeFromSrq = false;
+            ctx.resp.wqe = w;
+            ctx.resp.wqeFromSrq = false;
             return w;
         }
         RecvWqe head = srq.ring().head();
         if (head == null) return null;
-        if (ctx.srqCopy == null || ctx.srqCopy.sges.length < srq.maxSge()) ctx.srqCopy = new RecvWqe(srq.maxSge());
-        RecvWqe copy = ctx.srqCopy;
+        if (ctx.resp.srqCopy == null || ctx.resp.srqCopy.sges.length < srq.maxSge()) ctx.resp.srqCopy = new RecvWqe(srq.maxSge());
+        RecvWqe copy = ctx.resp.srqCopy;
         copy.wrId = head.wrId;
         copy.numSge = head.numSge;
         copy.length = head.length;
         for (int i = 0; i < head.numSge; i++) copy.sges[i].copyFrom(head.sges[i]);
         srq.ring().pop();
         if (srq.limitReached()) engine.srqLimit(srq);
-        ctx.respWqe = copy;
-        ctx.respWqeFromSrq = true;
+        ctx.resp.wqe = copy;
+        ctx.resp.wqeFromSrq = true;
         return copy;
     }
 
     private void releaseRecvWqe(QpContext ctx) {
-        if (!ctx.respWqeFromSrq) ctx.qp.rq().pop();
-        ctx.respWqe = null;
-        ctx.respOffset = 0;
+        if (!ctx.resp.wqeFromSrq) ctx.qp.rq().pop();
+        ctx.resp.wqe = null;
+        ctx.resp.offset = 0;
     }
 
     /** UD: Q_Key check, one receive WQE per datagram, and the 40-byte GRH area in front of the payload. */
@@ -579,6 +630,7 @@ final class Responder {
         int qkey = p.deth().qkey();
         if (qkey != qp.attr().qkey) {
             engine.counters.inc(Counter.DROP_BAD_QKEY);
+            engine.refuse(qp, psn, String.format("a UD datagram with Q_Key 0x%x; the QP's Q_Key is 0x%x (dropped)", qkey, qp.attr().qkey));
             return;
         }
         RecvWqe w = takeRecvWqe(c);
@@ -610,7 +662,7 @@ final class Responder {
         }
         long wrId = w.wrId;
         releaseRecvWqe(c);
-        engine.completeRecv(c, wrId, status, WcOpcode.RECV, status == WcStatus.SUCCESS ? GRH_BYTES + len : 0, imm, flags,
+        engine.completions.recv(c, wrId, status, WcOpcode.RECV, status == WcStatus.SUCCESS ? GRH_BYTES + len : 0, imm, flags,
                 p.deth().sqpn(), p.bth().se());
     }
 }

@@ -26,14 +26,20 @@ class RefusalsTest {
         return r.getFirst().toString();
     }
 
+    /** A's signalled WRITE of {@code length} bytes to {@code va} with {@code rkey}, run until the fabric is idle. */
+    static SendWr write(Pair p, long va, int rkey, int length) {
+        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, length);
+        wr.remoteAddr = va;
+        wr.rkey = rkey;
+        p.a.post(wr);
+        p.run();
+        return wr;
+    }
+
     @Test
     void aWritePastTheRegionSaysByHowMuch() {
         Pair p = Pair.rc();
-        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 4096);
-        wr.remoteAddr = p.b.va(p.b.mr.length() - 4093);
-        wr.rkey = p.b.mr.rkey();
-        p.a.post(wr);
-        p.run();
+        SendWr wr = write(p, p.b.va(p.b.mr.length() - 4093), p.b.mr.rkey(), 4096);
         assertEquals(WcStatus.REM_ACCESS_ERR, p.a.sendCompletions().getFirst().status);
         String why = onlyRefusal(p);
         assertTrue(why.startsWith(String.format("QP 0x%x refused PSN %d: an RDMA WRITE of 4096 bytes at 0x%x with rkey 0x%x: it ends 3 bytes"
@@ -45,11 +51,7 @@ class RefusalsTest {
     void anLkeyWhereAnRkeyBelongsIsNamed() {
         Pair p = Pair.rc();
         MemoryRegion local = p.b.nic.regMr(p.b.pd, Arena.ofAuto().allocate(4096), Access.LOCAL_WRITE);
-        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 64);
-        wr.remoteAddr = local.iova();
-        wr.rkey = local.lkey();
-        p.a.post(wr);
-        p.run();
+        SendWr wr = write(p, local.iova(), local.lkey(), 64);
         assertTrue(onlyRefusal(p).endsWith("no region or window has that rkey; it is the lkey of a region registered without remote"
                 + " access (an lkey was passed where an rkey belongs)"), onlyRefusal(p));
     }
@@ -58,11 +60,7 @@ class RefusalsTest {
     void aMissingAccessFlagIsNamed() {
         Pair p = Pair.rc();
         MemoryRegion readOnly = p.b.nic.regMr(p.b.pd, Arena.ofAuto().allocate(4096), Access.REMOTE_READ);
-        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 64);
-        wr.remoteAddr = readOnly.iova();
-        wr.rkey = readOnly.rkey();
-        p.a.post(wr);
-        p.run();
+        SendWr wr = write(p, readOnly.iova(), readOnly.rkey(), 64);
         assertTrue(onlyRefusal(p).endsWith("the region lacks IBV_ACCESS_REMOTE_WRITE (it was registered with IBV_ACCESS_REMOTE_READ)"),
                 onlyRefusal(p));
     }
@@ -72,11 +70,7 @@ class RefusalsTest {
         Pair p = Pair.rc();
         ProtectionDomain other = p.b.nic.allocPd();
         MemoryRegion elsewhere = p.b.nic.regMr(other, Arena.ofAuto().allocate(4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 64);
-        wr.remoteAddr = elsewhere.iova();
-        wr.rkey = elsewhere.rkey();
-        p.a.post(wr);
-        p.run();
+        SendWr wr = write(p, elsewhere.iova(), elsewhere.rkey(), 64);
         assertTrue(onlyRefusal(p).endsWith(String.format("the region is in PD %d, QP 0x%x in PD %d (an rkey of another PD)",
                 other.handle(), p.b.qp.qpn(), p.b.pd.handle())), onlyRefusal(p));
     }
@@ -94,11 +88,7 @@ class RefusalsTest {
     @Test
     void aQpWithoutRemoteWriteAccessSaysWhichFlagItLacks() {
         Pair p = new Pair(QpType.RC, Mtu.MTU_1024, 1, attr -> attr.qpAccessFlags = Access.LOCAL_WRITE | Access.REMOTE_READ);
-        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 64);
-        wr.remoteAddr = p.b.va(0);
-        wr.rkey = p.b.mr.rkey();
-        p.a.post(wr);
-        p.run();
+        SendWr wr = write(p, p.b.va(0), p.b.mr.rkey(), 64);
         assertTrue(onlyRefusal(p).endsWith("an RDMA WRITE, but the QP's qp_access_flags lack IBV_ACCESS_REMOTE_WRITE (ibv_modify_qp with"
                 + " IBV_QP_ACCESS_FLAGS grants them)"), onlyRefusal(p));
     }
@@ -118,11 +108,7 @@ class RefusalsTest {
     @Test
     void aGoodRunRefusesNothing() {
         Pair p = Pair.rc();
-        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 4096);
-        wr.remoteAddr = p.b.va(0);
-        wr.rkey = p.b.mr.rkey();
-        p.a.post(wr);
-        p.run();
+        SendWr wr = write(p, p.b.va(0), p.b.mr.rkey(), 4096);
         assertEquals(WcStatus.SUCCESS, p.a.sendCompletions().getFirst().status);
         assertEquals(List.of(), p.b.nic.diagnostics().recent());
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
-import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,18 +14,7 @@ import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
 import org.softrnic.emulator.soft.SoftFabric;
 import org.softrnic.emulator.soft.SoftRnic;
-import org.softrnic.verbs.Access;
-import org.softrnic.verbs.CompletionQueue;
-import org.softrnic.verbs.Endpoint;
-import org.softrnic.verbs.MemoryRegion;
-import org.softrnic.verbs.ProtectionDomain;
-import org.softrnic.verbs.QpCaps;
-import org.softrnic.verbs.QpInitAttr;
-import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
-import org.softrnic.verbs.SendFlags;
-import org.softrnic.verbs.SendOpcode;
-import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.WcStatus;
 
 /**
@@ -45,26 +33,8 @@ class SoftRnicExtensionTest {
     static class FailsOnPurpose {
         @Test
         void aWriteWithAWrongKey(RdmaContext a, RdmaContext b) {
-            try (Arena arena = Arena.ofShared();
-                 ProtectionDomain pdA = a.allocPd();
-                 ProtectionDomain pdB = b.allocPd();
-                 CompletionQueue cqA = a.createCq(4);
-                 CompletionQueue cqB = b.createCq(4);
-                 MemoryRegion src = pdA.regMr(arena.allocate(64), Access.LOCAL_WRITE);
-                 MemoryRegion dst = pdB.regMr(arena.allocate(64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-                 QueuePair qpA = pdA.createQp(QpInitAttr.rc(cqA, QpCaps.of(4, 4)));
-                 QueuePair qpB = pdB.createQp(QpInitAttr.rc(cqB, QpCaps.of(4, 4)))) {
-                Endpoint ea = Endpoint.of(a, qpA);
-                Endpoint eb = Endpoint.of(b, qpB).withRegion(dst);
-                qpA.connect(ea, eb);
-                qpB.connect(eb, ea);
-                SendWr wr = new SendWr(1).sge(src.addr(), 64, src.lkey());
-                wr.opcode = SendOpcode.RDMA_WRITE;
-                wr.sendFlags = SendFlags.SIGNALED;
-                wr.remoteAddr = eb.addr();
-                wr.rkey = eb.rkey() ^ 0x100;
-                qpA.postSend(wr);
-                assertEquals(WcStatus.SUCCESS, ConnectTest.poll(cqA).status);
+            try (RcPair rc = new RcPair(a, b, 64)) {
+                assertEquals(WcStatus.SUCCESS, rc.write(64, rc.endB.rkey() ^ 0x100).status);
             }
         }
     }
@@ -119,26 +89,8 @@ class SoftRnicExtensionTest {
             seeds.add(run.seed());
             fabric.devices().forEach(d -> names.add(d.name()));
             names.add(first.name() + "/" + second.name());
-            try (Arena arena = Arena.ofShared();
-                 ProtectionDomain pdA = a.allocPd();
-                 ProtectionDomain pdB = b.allocPd();
-                 CompletionQueue cqA = a.createCq(64);
-                 CompletionQueue cqB = b.createCq(64);
-                 MemoryRegion src = pdA.regMr(arena.allocate(65536), Access.LOCAL_WRITE);
-                 MemoryRegion dst = pdB.regMr(arena.allocate(65536), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-                 QueuePair qpA = pdA.createQp(QpInitAttr.rc(cqA, QpCaps.of(8, 8)));
-                 QueuePair qpB = pdB.createQp(QpInitAttr.rc(cqB, QpCaps.of(8, 8)))) {
-                Endpoint ea = Endpoint.of(a, qpA);
-                Endpoint eb = Endpoint.of(b, qpB).withRegion(dst);
-                qpA.connect(ea, eb);
-                qpB.connect(eb, ea);
-                SendWr wr = new SendWr(1).sge(src.addr(), 65536, src.lkey());
-                wr.opcode = SendOpcode.RDMA_WRITE;
-                wr.sendFlags = SendFlags.SIGNALED;
-                wr.remoteAddr = eb.addr();
-                wr.rkey = eb.rkey();
-                qpA.postSend(wr);
-                assertEquals(WcStatus.SUCCESS, ConnectTest.poll(cqA).status);
+            try (RcPair rc = new RcPair(a, b, 65536)) {
+                assertEquals(WcStatus.SUCCESS, rc.write(65536, rc.endB.rkey()).status);
             }
             dropped = first.counters().get("link_dropped") + second.counters().get("link_dropped")
                     + fabric.simulation().trace().stream().filter(p -> p.dropped()).count();

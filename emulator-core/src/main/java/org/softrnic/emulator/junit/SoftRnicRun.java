@@ -83,7 +83,7 @@ public final class SoftRnicRun {
 
     /** A context of the {@code i}th device (of the real device, every time, under ibverbs), closed by the run. */
     RdmaContext context(int i) {
-        RdmaContext c = realDevice != null || fabric == null ? RdmaDevices.byName(realDevice).open() : device(i).open();
+        RdmaContext c = fabric == null ? realDevice().open() : device(i).open();
         contexts.add(c);
         return c;
     }
@@ -93,6 +93,13 @@ public final class SoftRnicRun {
         List<String> all = new ArrayList<>();
         for (SoftRnic d : devices) for (String r : d.refusals()) all.add(d.name() + ": " + r);
         return all;
+    }
+
+    /** -Dsoftrnic.device, or else the first device the ibverbs provider lists. */
+    private org.softrnic.verbs.RdmaDevice realDevice() {
+        if (realDevice != null) return RdmaDevices.byName(realDevice);
+        return RdmaDevices.list().stream().filter(d -> d.provider().equals("ibverbs")).findFirst()
+                .orElseThrow(() -> new IllegalStateException("-Dsoftrnic.provider=ibverbs, and libibverbs lists no device"));
     }
 
     /** The line that replays this test exactly. */

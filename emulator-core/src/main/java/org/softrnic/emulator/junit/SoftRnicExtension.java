@@ -93,7 +93,7 @@ public final class SoftRnicExtension implements BeforeEachCallback, AfterEachCal
         if (run == null) return;
         List<String> leaked = run.finish();
         if (!leaked.isEmpty() && context.getExecutionException().isEmpty()) {
-            throw new AssertionError("softrnic: the test left verbs objects open: " + String.join(", ", leaked)
+            throw new AssertionError("softrnic: the test left open: " + String.join(", ", leaked)
                     + " (close each, last made first, as ibv_destroy_* must be called)");
         }
     }

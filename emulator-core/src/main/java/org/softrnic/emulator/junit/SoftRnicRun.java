@@ -32,6 +32,8 @@ public final class SoftRnicRun {
     private final List<SoftRnic> devices = new ArrayList<>();
     private final List<RdmaContext> contexts = new ArrayList<>();
     private final String realDevice;
+    /** softrnic's native memory before the run ({@link org.softrnic.emulator.fabric.CountedArena}): it must be back after. */
+    private final long nativeBefore = org.softrnic.emulator.fabric.CountedArena.live();
 
     SoftRnicRun(String testClass, String testMethod, SoftRnicTest shape, Faults faults) {
         this.testClass = testClass;
@@ -157,6 +159,10 @@ public final class SoftRnicRun {
         if (leaked.isEmpty()) {
             for (RdmaContext c : contexts) c.close();
             fabric.close();
+            long held = org.softrnic.emulator.fabric.CountedArena.live() - nativeBefore;
+            if (held != 0) {
+                leaked.add(held + " bytes of softrnic's native memory (a device or fabric the test made and did not close)");
+            }
         } else {
             fabric.abandon();
         }

@@ -72,8 +72,33 @@ class SoftRnicExtensionTest {
         List<TestExecutionSummary.Failure> f = run(Leaks.class);
         assertEquals(1, f.size());
         String message = f.getFirst().getException().getMessage();
-        assertTrue(message.startsWith("softrnic: the test left verbs objects open: "), message);
+        assertTrue(message.startsWith("softrnic: the test left open: "), message);
         assertTrue(message.contains("PD 1") && message.contains("CQ "), message);
+    }
+
+    /** Makes a fabric of its own, with a device on it, and never closes it. */
+    @SoftRnicTest
+    static class LeaksNativeMemory {
+        static SoftFabric left;
+
+        @Test
+        void leavesAFabricOpen() {
+            left = SoftFabric.threaded();
+            left.add(org.softrnic.emulator.config.SoftRnicConfig.builder().name("forgotten").gid("10.9.9.9").build());
+        }
+    }
+
+    @Test
+    void nativeMemoryNotGivenBackFailsTheTest() {
+        try {
+            List<TestExecutionSummary.Failure> f = run(LeaksNativeMemory.class);
+            assertEquals(1, f.size());
+            String message = f.getFirst().getException().getMessage();
+            assertTrue(message.startsWith("softrnic: the test left open: ") && message.contains("bytes of softrnic's native"
+                    + " memory (a device or fabric the test made and did not close)"), message);
+        } finally {
+            LeaksNativeMemory.left.close();
+        }
     }
 
     /** Records what each run was given. */

@@ -23,11 +23,18 @@ public final class Diagnostics {
     private final ArrayDeque<Refusal> kept = new ArrayDeque<>();
     private volatile Consumer<Refusal> listener;
 
-    synchronized void add(Refusal r) {
-        if (kept.size() == KEPT) kept.removeFirst();
-        kept.addLast(r);
+    void add(Refusal r) {
+        synchronized (this) {
+            if (kept.size() == KEPT) kept.removeFirst();
+            kept.addLast(r);
+        }
         Consumer<Refusal> l = listener;
-        if (l != null) l.accept(r);
+        if (l == null) return;
+        try {
+            l.accept(r);
+        } catch (RuntimeException e) {
+            // a listener's failure must not change what the device does with the packet (the NAK still goes out)
+        }
     }
 
     /** The refusals kept, oldest first. */

@@ -76,7 +76,7 @@ public record Endpoint(Gid gid, int qpn, int psn, Mtu mtu, long addr, int rkey, 
 
     /** {"gid":"::ffff:10.0.0.1","qpn":17,"psn":4660,"mtu":4096,"addr":0,"rkey":0,"length":0} */
     public String toJson() {
-        return String.format("{\"gid\":\"%s\",\"qpn\":%d,\"psn\":%d,\"mtu\":%d,\"addr\":%d,\"rkey\":%d,\"length\":%d}", gid, qpn, psn,
+        return String.format(java.util.Locale.ROOT, "{\"gid\":\"%s\",\"qpn\":%d,\"psn\":%d,\"mtu\":%d,\"addr\":%d,\"rkey\":%d,\"length\":%d}", gid, qpn, psn,
                 mtu.bytes, addr, Integer.toUnsignedLong(rkey), length);
     }
 
@@ -85,7 +85,9 @@ public record Endpoint(Gid gid, int qpn, int psn, Mtu mtu, long addr, int rkey, 
         var f = EndpointJson.parse(json);
         long rkey = f.number("rkey");
         if (rkey < 0 || rkey > 0xffffffffL) throw new IllegalArgumentException("rkey must be 32 bits, not " + rkey);
-        return new Endpoint(Gid.parse(f.text("gid")), f.int24("qpn"), f.int24("psn"), Mtu.ofBytes((int) f.number("mtu")),
+        long mtu = f.number("mtu");
+        if (mtu < 0 || mtu > 4096) throw new IllegalArgumentException("mtu must be 256, 512, 1024, 2048 or 4096, not " + mtu);
+        return new Endpoint(Gid.parse(f.text("gid")), f.int24("qpn"), f.int24("psn"), Mtu.ofBytes((int) mtu),
                 f.number("addr"), (int) rkey, f.number("length"));
     }
 }

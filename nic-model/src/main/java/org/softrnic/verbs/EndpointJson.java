@@ -76,7 +76,7 @@ final class EndpointJson {
     private long integer() {
         int start = at;
         if (at < s.length() && s.charAt(at) == '-') at++;
-        while (at < s.length() && Character.isDigit(s.charAt(at))) at++;
+        while (at < s.length() && s.charAt(at) >= '0' && s.charAt(at) <= '9') at++; // ASCII digits only, as JSON
         try {
             return Long.parseLong(s.substring(start, at));
         } catch (NumberFormatException e) {

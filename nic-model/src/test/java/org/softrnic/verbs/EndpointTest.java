@@ -45,6 +45,8 @@ class EndpointTest {
             "{\"gid\":\"10.0.0.1\",\"qpn\":1,\"psn\":1,\"mtu\":4096,\"addr\":0,\"rkey\":0,\"length\":-1}",
             "{\"gid\":\"\\u001b]0;x\",\"qpn\":1,\"psn\":1,\"mtu\":4096,\"addr\":0,\"rkey\":0,\"length\":0}",
             "{\"gid\":\"10.0.0.1\",\"qpn\":1,\"psn\":1,\"mtu\":4096,\"addr\":0,\"rkey\":0,\"length\":0} trailing",
+            "{\"gid\":\"10.0.0.1\",\"qpn\":1,\"psn\":1,\"mtu\":4294971392,\"addr\":0,\"rkey\":0,\"length\":0}",
+            "{\"gid\":\"10.0.0.1\",\"qpn\":\u0661,\"psn\":1,\"mtu\":4096,\"addr\":0,\"rkey\":0,\"length\":0}",
             "{\"gid\":\"10.0.0.1\",\"qpn\":99999999999999999999,\"psn\":1,\"mtu\":4096,\"addr\":0,\"rkey\":0,\"length\":0}"})
     void badJsonIsRefusedWithAReason(String json) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Endpoint.fromJson(json));

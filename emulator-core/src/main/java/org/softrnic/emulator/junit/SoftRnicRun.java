@@ -48,6 +48,15 @@ public final class SoftRnicRun {
         if (!provider.equals("soft")) throw new IllegalArgumentException("-Dsoftrnic.provider must be soft or ibverbs, not " + provider);
         realDevice = null;
         fabric = shape.fabric() == SoftRnicTest.Fabric.VIRTUAL ? SoftFabric.virtual(seed) : SoftFabric.threaded();
+        try {
+            build(shape, faults);
+        } catch (RuntimeException e) {
+            fabric.abandon(); // a bad annotation (a loss of 2) must not leave a fabric and its threads behind
+            throw e;
+        }
+    }
+
+    private void build(SoftRnicTest shape, Faults faults) {
         if (fabric.isVirtual()) fabric.simulation().tracing(true);
         for (int i = 0; i < shape.devices(); i++) {
             String name = i < shape.names().length ? shape.names()[i] : "rnic" + i;
@@ -95,6 +104,16 @@ public final class SoftRnicRun {
         List<String> all = new ArrayList<>();
         for (SoftRnic d : devices) for (String r : d.refusals()) all.add(d.name() + ": " + r);
         return all;
+    }
+
+    /** Whether the test closed a context it was given itself (try-with-resources on a parameter). */
+    private static boolean isClosed(RdmaContext c) {
+        try {
+            c.queryPort(1);
+            return false;
+        } catch (org.softrnic.verbs.VerbsException e) {
+            return true;
+        }
     }
 
     /** -Dsoftrnic.device, or else the first device the ibverbs provider lists. */
@@ -149,7 +168,7 @@ public final class SoftRnicRun {
         if (fabric == null) {
             for (RdmaContext c : contexts) {
                 try {
-                    c.close();
+                    if (!isClosed(c)) c.close();
                 } catch (RuntimeException e) {
                     leaked.add(e.getMessage());
                 }
@@ -157,8 +176,11 @@ public final class SoftRnicRun {
             return leaked;
         }
         if (leaked.isEmpty()) {
-            for (RdmaContext c : contexts) c.close();
-            fabric.close();
+            try {
+                for (RdmaContext c : contexts) if (!isClosed(c)) c.close(); // a test may close what it was given
+            } finally {
+                fabric.close();
+            }
             long held = org.softrnic.emulator.fabric.CountedArena.live() - nativeBefore;
             if (held != 0) {
                 leaked.add(held + " bytes of softrnic's native memory (a device or fabric the test made and did not close)");

@@ -24,12 +24,12 @@ final class Requests {
      * Copies the request into the slot's, after the checks only this provider can make: the handles it names
      * are this provider's and still open (the engine finds its own objects by their keys).
      */
-    static void copy(SendWr from, SendWr to) {
+    static void copy(SendWr from, SendWr to, SoftRnic device) {
         checkSges("ibv_post_send", from.numSge, Math.min(from.sgList.length, to.sgList.length));
         if (from.opcode == null) throw new VerbsException("ibv_post_send", Errno.EINVAL, "no opcode");
         if (from.ah != null) ah(from.ah);
-        if (from.bindMw != null) mw(from.bindMw);
-        if (from.bindMr != null) mr(from.bindMr);
+        if (from.bindMw != null) mw(from.bindMw, device);
+        if (from.bindMr != null) mr(from.bindMr, device);
         if (from.regMr != null) throw new VerbsException("ibv_post_send", Errno.EINVAL, "REG_MR is the engine's, not ibv_post_send's");
         to.copyFrom(from);
     }
@@ -44,19 +44,21 @@ final class Requests {
         return a;
     }
 
-    static SoftMw mw(MemoryWindow mw) {
-        if (!(mw instanceof SoftMw w)) throw foreign("ibv_post_send", "memory window");
+    /** This device's open window: the engine finds it by its rkey in this device's table only. */
+    static SoftMw mw(MemoryWindow mw, SoftRnic device) {
+        if (!(mw instanceof SoftMw w) || w.device != device) throw foreign("ibv_post_send", "memory window");
         w.checkOpen("ibv_post_send");
         return w;
     }
 
-    static SoftMr mr(MemoryRegion mr) {
-        if (!(mr instanceof SoftMr m)) throw foreign("ibv_post_send", "memory region");
+    /** This device's open region: the engine finds it by its lkey in this device's table only. */
+    static SoftMr mr(MemoryRegion mr, SoftRnic device) {
+        if (!(mr instanceof SoftMr m) || m.device != device) throw foreign("ibv_post_send", "memory region");
         m.checkOpen("ibv_post_send");
         return m;
     }
 
     private static VerbsException foreign(String verb, String what) {
-        return new VerbsException(verb, Errno.EINVAL, "the " + what + " belongs to another provider");
+        return new VerbsException(verb, Errno.EINVAL, "the " + what + " belongs to another device or provider");
     }
 }

@@ -106,7 +106,7 @@ final class SoftQp extends SoftResource implements QueuePair {
         long c = runner.claim();
         PostSlot s = runner.slot(c);
         try {
-            Requests.copy(wr, s.send);
+            Requests.copy(wr, s.send, device);
             accept(s);
         } catch (RuntimeException | Error e) {
             s.cancel(runner, c); // a claim is always published, or the loop would wait on it for ever
@@ -118,17 +118,18 @@ final class SoftQp extends SoftResource implements QueuePair {
     @Override
     public void bindMw(MemoryWindow mw, long wrId, MemoryRegion mr, long addr, long length, int access) {
         checkOpen("ibv_bind_mw");
+        var window = Requests.mw(mw, device).mw; // before the claim: a refusal here must not leave one unpublished
+        var region = Requests.mr(mr, device).mr;
         Runner runner = device.runner;
         long c = runner.claim();
         PostSlot s = runner.slot(c);
-        var window = Requests.mw(mw).mw;
         int before = window.postedRkey();
         try {
             Nic.bindMwRequest(s.send, window, wrId, addr, length, access);
             s.send.bindMw = mw;
             s.send.bindMr = mr;
             s.bindWindow = window;
-            s.bindRegion = Requests.mr(mr).mr;
+            s.bindRegion = region;
             accept(s);
         } catch (RuntimeException | Error e) {
             window.cancelBind(s.send.bindRkey, before); // a refused bind leaves the window's rkey as it was

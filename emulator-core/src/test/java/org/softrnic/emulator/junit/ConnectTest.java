@@ -95,4 +95,27 @@ class ConnectTest {
             assertEquals("rnic0", devA.name());
         }
     }
+
+    @Test
+    void aBindNamingAnotherDevicesWindowIsRefusedAtPost(RdmaContext a, RdmaContext b) {
+        try (Arena arena = Arena.ofShared();
+             ProtectionDomain pdA = a.allocPd();
+             ProtectionDomain pdB = b.allocPd();
+             CompletionQueue cq = a.createCq(4);
+             MemoryRegion mr = pdA.regMr(arena.allocate(4096), Access.LOCAL_WRITE | Access.MW_BIND);
+             org.softrnic.verbs.MemoryWindow theirs = pdB.allocMw(2);
+             QueuePair qp = pdA.createQp(QpInitAttr.rc(cq, QpCaps.of(4, 4)))) {
+            qp.connect(Endpoint.of(a, qp), Endpoint.of(b, qp));
+            SendWr bind = new SendWr(0);
+            bind.opcode = SendOpcode.BIND_MW;
+            bind.bindMw = theirs;
+            bind.bindMr = mr;
+            bind.bindRkey = theirs.rkey() + 1;
+            bind.bindAddr = mr.addr();
+            bind.bindLength = 64;
+            bind.bindAccess = Access.REMOTE_WRITE;
+            VerbsException e = assertThrows(VerbsException.class, () -> qp.postSend(bind));
+            assertTrue(e.getMessage().contains("belongs to another device"), e.getMessage());
+        }
+    }
 }

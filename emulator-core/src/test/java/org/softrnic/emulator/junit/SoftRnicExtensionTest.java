@@ -139,4 +139,46 @@ class SoftRnicExtensionTest {
         }
         assertEquals(4242L, Shapes.seeds.get(2));
     }
+
+    /** An assumption that does not hold; a context closed by the test itself. */
+    @SoftRnicTest(fabric = SoftRnicTest.Fabric.THREADED)
+    static class Manners {
+        @Test
+        void assumesWhatIsNotSo(RdmaContext a) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, "not here");
+        }
+
+        @Test
+        void closesTheContextItWasGiven(RdmaContext a) {
+            try (a) {
+                a.queryPort(1);
+            }
+        }
+    }
+
+    @Test
+    void aSkippedTestStaysSkippedAndAClosedContextIsNoFailure() {
+        SummaryGeneratingListener listener = new SummaryGeneratingListener();
+        long before = org.softrnic.emulator.fabric.CountedArena.live();
+        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(Manners.class)).build(), listener);
+        assertEquals(List.of(), listener.getSummary().getFailures());
+        assertEquals(1, listener.getSummary().getTestsAbortedCount());
+        assertEquals(before, org.softrnic.emulator.fabric.CountedArena.live(), "both threaded fabrics were closed");
+    }
+
+    /** Faults no link can have. */
+    @SoftRnicTest(fabric = SoftRnicTest.Fabric.THREADED)
+    @Faults(loss = 2)
+    static class BadFaults {
+        @Test
+        void neverRuns(RdmaContext a) {
+        }
+    }
+
+    @Test
+    void aBadAnnotationFailsAndLeavesNoFabricBehind() {
+        long before = org.softrnic.emulator.fabric.CountedArena.live();
+        assertEquals(1, run(BadFaults.class).size());
+        assertEquals(before, org.softrnic.emulator.fabric.CountedArena.live(), "the fabric made before the bad value was closed");
+    }
 }

@@ -301,7 +301,7 @@ final class Completer {
 
     /** Reports the step to the device's state trace, if one listens, and returns it. */
     private State to(QpContext c, State s) {
-        if (engine.stateTrace != null) engine.stateTrace.step(c.qp.qpn(), org.softrnic.nic.StateTrace.Role.COMPLETER, s.name());
+        if (engine.stateTrace != null) engine.traceStep(c.qp.qpn(), org.softrnic.nic.StateTrace.Role.COMPLETER, s.name());
         return s;
     }
 

@@ -333,6 +333,15 @@ public final class Engine {
         stateTrace = t;
     }
 
+    /** Tells the state trace a step; its failure must not change what the engine does with the packet. */
+    void traceStep(int qpn, org.softrnic.nic.StateTrace.Role role, String state) {
+        try {
+            stateTrace.step(qpn, role, state);
+        } catch (RuntimeException e) {
+            // the trace is an observer
+        }
+    }
+
     /** Records why {@code qp} refused the request at {@code psn}. */
     void refuse(QueuePair qp, int psn, String why) {
         diagnostics.refuse(clock.nanoTime(), qp.qpn(), psn, why);

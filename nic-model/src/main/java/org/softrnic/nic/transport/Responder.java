@@ -84,7 +84,7 @@ final class Responder {
         }
         State state = State.CHK_PSN;
         while (state != State.DONE) {
-            if (engine.stateTrace != null) engine.stateTrace.step(qp.qpn(), org.softrnic.nic.StateTrace.Role.RESPONDER, state.name());
+            if (engine.stateTrace != null) engine.traceStep(qp.qpn(), org.softrnic.nic.StateTrace.Role.RESPONDER, state.name());
             state = switch (state) {
                 case CHK_PSN -> checkPsn();
                 case CHK_OP_SEQ -> checkOpSeq();

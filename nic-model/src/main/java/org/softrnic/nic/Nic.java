@@ -443,12 +443,9 @@ public final class Nic {
      * ibv_post_send's checks of one request, except the room in the send queue; returns the message length.
      * Reads only the QP's type, caps and (volatile) state and the device's fixed configuration, so a provider
      * may call it on the posting thread.
+     *
+     * @param typeOneBind the request is ibv_bind_mw's, for a type 1 window
      */
-    public long checkSend(QueuePair qp, SendWr wr) {
-        return checkSend(qp, wr, false);
-    }
-
-    /** @param typeOneBind the request is ibv_bind_mw's, for a type 1 window */
     public long checkSend(QueuePair qp, SendWr wr, boolean typeOneBind) {
         String verb = "ibv_post_send";
         QpState s = qp.state();

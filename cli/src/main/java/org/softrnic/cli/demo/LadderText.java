@@ -67,8 +67,10 @@ final class LadderText {
         List<String> lines = new java.util.ArrayList<>();
         StringBuilder line = new StringBuilder();
         for (String header : fields.isEmpty() ? new String[0] : fields.split("  ")) {
-            for (String word : header.split(" ")) {
-                boolean first = word.equals(header.split(" ")[0]);
+            String[] words = header.split(" ");
+            for (int w = 0; w < words.length; w++) {
+                String word = words[w];
+                boolean first = w == 0;
                 String gap = line.isEmpty() ? "" : first ? "  " : " ";
                 if (!line.isEmpty() && line.length() + gap.length() + word.length() > width) {
                     lines.add(line.toString());

@@ -229,15 +229,46 @@ public final class RxeRun implements AutoCloseable {
 
     /**
      * Waits until both have ended, at most {@code seconds}; fails at once when softrnic ends with an error
-     * before the guest does (the guest's tool would then wait for ever), naming what softrnic said.
+     * before the guest does (the guest's tool would then wait for ever), naming what softrnic said. A softrnic
+     * still running {@link #OUTLIVE_SECONDS} after the guest ended has its threads dumped (SIGQUIT) and the
+     * failure carries both sides' words and the dump.
      */
-    public static void awaitBoth(Process guest, Process softrnic, int seconds) throws InterruptedException, IOException {
+    private void awaitBoth(Process guest, Process softrnic, int seconds) throws InterruptedException, IOException {
         long end = System.nanoTime() + seconds * 1_000_000_000L;
+        long guestEnded = 0;
         while (guest.isAlive() || softrnic.isAlive()) {
             if (!softrnic.isAlive() && softrnic.exitValue() != 0) return; // the caller's checks report it
-            if (System.nanoTime() > end) throw new AssertionError((guest.isAlive() ? "the guest" : "softrnic") + " did not finish in " + seconds + " s");
+            long now = System.nanoTime();
+            if (!guest.isAlive() && guestEnded == 0) guestEnded = now;
+            boolean outlived = guestEnded != 0 && now - guestEnded > OUTLIVE_SECONDS * 1_000_000_000L;
+            if (now > end || outlived) {
+                if (softrnic.isAlive()) dumpThreads(softrnic);
+                throw new AssertionError((guest.isAlive() ? "the guest did not finish in " + seconds + " s"
+                        : "softrnic did not finish " + (outlived ? OUTLIVE_SECONDS + " s after the guest ended" : "in " + seconds + " s"))
+                        + "\n--- guest.out:\n" + tail(output("guest")) + "\n--- softrnic.err:\n" + tail(errors("softrnic"))
+                        + "\n--- softrnic.out (with its thread dump):\n" + tail(output("softrnic")));
+            }
             Thread.sleep(100);
         }
+    }
+
+    /** How long softrnic may run on after the guest's tool and the guest have ended. */
+    private static final int OUTLIVE_SECONDS = 45;
+
+    /** SIGQUIT to softrnic's JVM (the process itself on the frame path, under sudo and ip netns on the UDP path). */
+    private void dumpThreads(Process softrnic) throws IOException, InterruptedException {
+        List<Long> jvms = new ArrayList<>();
+        if (softrnic.info().command().orElse("").endsWith("/java")) jvms.add(softrnic.pid());
+        softrnic.descendants().filter(h -> h.info().command().orElse("").endsWith("/java")).forEach(h -> jvms.add(h.pid()));
+        for (long pid : jvms) {
+            List<String> kill = List.of("kill", "-QUIT", "" + pid);
+            new ProcessBuilder(frames ? kill : privileged(kill)).redirectErrorStream(true).start().waitFor(10, TimeUnit.SECONDS);
+        }
+        Thread.sleep(2000); // the JVM writes its dump to its stdout
+    }
+
+    private static String tail(String s) {
+        return s.length() <= 12_000 ? s : "[...]" + s.substring(s.length() - 12_000);
     }
 
     public String output(String label) throws IOException {

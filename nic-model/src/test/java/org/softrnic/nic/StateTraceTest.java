@@ -31,7 +31,7 @@ class StateTraceTest {
         p.run();
         assertEquals(List.of("CHK_PSN", "CHK_OP_SEQ", "CHK_OP_VALID", "CHK_RESOURCE", "CHK_LENGTH", "CHK_RKEY", "EXECUTE", "COMPLETE",
                 "ACKNOWLEDGE"), resp);
-        assertEquals(List.of("CHECK_PSN", "CHECK_ACK", "WRITE_SEND", "COMP_WQE", "UPDATE_COMP", "DONE"), comp);
+        assertEquals(List.of("CHECK_PSN", "CHECK_ACK", "WRITE_SEND", "COMP_ACK", "UPDATE_COMP", "DONE"), comp);
     }
 
     @Test
@@ -59,5 +59,31 @@ class StateTraceTest {
         p.a.post(wr);
         p.run();
         assertEquals(List.of("CHECK_PSN", "CHECK_ACK", "ERROR"), comp);
+    }
+
+    @Test
+    void aReadResponseWalksReadCompAckAndUpdateComp() {
+        Pair p = Pair.rc();
+        List<String> comp = record(p.a.nic, StateTrace.Role.COMPLETER);
+        SendWr wr = p.a.wr(1, SendOpcode.RDMA_READ, 0, 64);
+        wr.remoteAddr = p.b.va(0);
+        wr.rkey = p.b.mr.rkey();
+        p.a.post(wr);
+        p.run();
+        assertEquals(List.of("CHECK_PSN", "CHECK_ACK", "READ", "COMP_ACK", "UPDATE_COMP", "DONE"), comp);
+    }
+
+    @Test
+    void aLostAckTimesOutIntoErrorRetryAndTheResentWriteCompletes() {
+        Pair p = Pair.rc();
+        List<String> comp = record(p.a.nic, StateTrace.Role.COMPLETER);
+        boolean[] dropped = {false};
+        p.fabric.dropWhen(pk -> pk.from() == 1 && !dropped[0] && (dropped[0] = true)); // b's first ACK
+        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 64);
+        wr.remoteAddr = p.b.va(0);
+        wr.rkey = p.b.mr.rkey();
+        p.a.post(wr);
+        p.run();
+        assertEquals(List.of("ERROR_RETRY", "CHECK_PSN", "CHECK_ACK", "WRITE_SEND", "COMP_ACK", "UPDATE_COMP", "DONE"), comp);
     }
 }

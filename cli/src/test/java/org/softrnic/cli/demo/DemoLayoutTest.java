@@ -96,7 +96,7 @@ class DemoLayoutTest {
         Demo.Played p = Demo.play(Scenario.WRITE, new DemoOptions(org.softrnic.verbs.Mtu.MTU_1024, 0, 0, 1, 0, true));
         assertEquals("B responder: CHK_PSN > CHK_OP_SEQ > CHK_OP_VALID > CHK_RESOURCE > CHK_LENGTH > CHK_RKEY > EXECUTE > COMPLETE"
                 + " > ACKNOWLEDGE", p.paths().get(0));
-        assertEquals("A completer: CHECK_PSN > CHECK_ACK > WRITE_SEND > COMP_WQE > UPDATE_COMP > DONE", p.paths().get(1));
+        assertEquals("A completer: CHECK_PSN > CHECK_ACK > WRITE_SEND > COMP_ACK > UPDATE_COMP > DONE", p.paths().get(1));
         assertTrue(print(p).contains("|  A completer: CHECK_PSN"), print(p));
         Demo.Played dup = Demo.play(Scenario.LOSS, new DemoOptions(org.softrnic.verbs.Mtu.MTU_1024, 0, 0, 1, 3, true));
         assertTrue(dup.paths().stream().anyMatch(x -> x != null && x.equals("B responder: CHK_PSN > ERR_PSN_OUT_OF_SEQ")), dup.paths().toString());

@@ -1,0 +1,48 @@
+package org.softrnic.nic.transport;
+
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.RecvWqe;
+import org.softrnic.nic.qp.SharedReceiveQueue;
+
+/**
+ * The receive WQE a message lands in (rxe's get_srq_wqe and the RQ's head): taken at the message's first
+ * packet, released when it completes. A WQE from an SRQ is copied out, since its ring slot is free at once.
+ */
+final class RecvWqes {
+    private final Engine engine;
+
+    RecvWqes(Engine engine) {
+        this.engine = engine;
+    }
+
+    /** The QP's next receive, now the message's (null when none is posted). */
+    RecvWqe take(QpContext ctx) {
+        QueuePair qp = ctx.qp;
+        SharedReceiveQueue srq = qp.srq();
+        if (srq == null) {
+            RecvWqe w = qp.rq().head();
+            ctx.resp.wqe = w;
+            ctx.resp.wqeFromSrq = false;
+            return w;
+        }
+        RecvWqe head = srq.ring().head();
+        if (head == null) return null;
+        if (ctx.resp.srqCopy == null || ctx.resp.srqCopy.sges.length < srq.maxSge()) ctx.resp.srqCopy = new RecvWqe(srq.maxSge());
+        RecvWqe copy = ctx.resp.srqCopy;
+        copy.wrId = head.wrId;
+        copy.numSge = head.numSge;
+        copy.length = head.length;
+        for (int i = 0; i < head.numSge; i++) copy.sges[i].copyFrom(head.sges[i]);
+        srq.ring().pop();
+        if (srq.limitReached()) engine.srqLimit(srq);
+        ctx.resp.wqe = copy;
+        ctx.resp.wqeFromSrq = true;
+        return copy;
+    }
+
+    void release(QpContext ctx) {
+        if (!ctx.resp.wqeFromSrq) ctx.qp.rq().pop();
+        ctx.resp.wqe = null;
+        ctx.resp.offset = 0;
+    }
+}

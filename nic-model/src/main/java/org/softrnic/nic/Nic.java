@@ -1,5 +1,8 @@
 package org.softrnic.nic;
 
+import static org.softrnic.nic.VerbChecks.checkPd;
+import static org.softrnic.nic.VerbChecks.error;
+
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,10 +13,7 @@ import org.softrnic.nic.mem.KeyTable;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.nic.qp.InlineData;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.RecvWqe;
-import org.softrnic.nic.qp.SendWqe;
 import org.softrnic.nic.qp.SharedReceiveQueue;
 import org.softrnic.nic.time.Clock;
 import org.softrnic.nic.transport.Engine;
@@ -32,7 +32,6 @@ import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
-import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.wire.PacketBuffer;
 
@@ -45,13 +44,13 @@ import org.softrnic.wire.PacketBuffer;
 public final class Nic {
     /** rxe hands out QP numbers from 17 on; 0 and 1 are the special QPs. */
     static final int FIRST_QPN = 0x11;
-    static final long MAX_MSG_SIZE = 1L << 31;
 
     private final NicConfig config;
     private final Clock clock;
     private final Counters counters = new Counters();
     private final KeyTable keys;
     private final Engine engine;
+    private final Posting posting;
     private final IntMap<QueuePair> qps = new IntMap<>();
     private final List<AsyncEvent> events = new ArrayList<>();
     private Consumer<AsyncEvent> eventListener = e -> { };
@@ -70,6 +69,7 @@ public final class Nic {
         this.clock = clock;
         this.keys = new KeyTable(config.seed());
         this.engine = new Engine(counters, clock, keys, sink, config.gids(), config.rocePort(), config.link(), this::event, arena);
+        this.posting = new Posting(keys, engine);
     }
 
     private void event(AsyncEvent e) {
@@ -99,10 +99,6 @@ public final class Nic {
         List<AsyncEvent> out = List.copyOf(events);
         events.clear();
         return out;
-    }
-
-    private static VerbsException error(String verb, Errno errno, String message) {
-        return new VerbsException(verb, errno, message);
     }
 
     // ---- PD
@@ -277,20 +273,8 @@ public final class Nic {
                               SharedReceiveQueue srq, QpCaps caps, boolean sqSigAll) {
         String verb = "ibv_create_qp";
         checkPd(verb, pd);
-        DeviceAttributes a = config.attributes();
-        if (sendCq == null || recvCq == null) throw error(verb, Errno.EINVAL, "send and receive CQs are required");
-        if (caps.maxSendWr() < 1 || caps.maxSendWr() > a.maxQpWr()) throw error(verb, Errno.EINVAL, "max_send_wr out of range");
-        if (srq == null && (caps.maxRecvWr() < 1 || caps.maxRecvWr() > a.maxQpWr())) {
-            throw error(verb, Errno.EINVAL, "max_recv_wr out of range");
-        }
-        if (caps.maxSendSge() < 1 || caps.maxSendSge() > a.maxSge() || caps.maxRecvSge() < 1 || caps.maxRecvSge() > a.maxSge()) {
-            throw error(verb, Errno.EINVAL, "max_send_sge/max_recv_sge out of range 1.." + a.maxSge());
-        }
-        if (caps.maxInlineData() < 0 || caps.maxInlineData() > a.maxInlineData()) {
-            throw error(verb, Errno.EINVAL, "max_inline_data " + caps.maxInlineData() + " exceeds " + a.maxInlineData());
-        }
-        if (srq != null && srq.pd() != pd) throw error(verb, Errno.EINVAL, "the SRQ belongs to another PD");
-        if (qps.size() >= a.maxQp()) throw error(verb, Errno.ENOMEM, "max_qp reached");
+        VerbChecks.createQp(config.attributes(), pd, sendCq, recvCq, srq, caps);
+        if (qps.size() >= config.attributes().maxQp()) throw error(verb, Errno.ENOMEM, "max_qp reached");
         int qpn = allocQpn();
         QueuePair qp = new QueuePair(qpn, type, pd, sendCq, recvCq, srq, caps, sqSigAll);
         qps.put(qpn, qp);
@@ -333,8 +317,8 @@ public final class Nic {
         QpState next = (mask & QpAttrMask.STATE) != 0 ? attr.qpState : current;
         String wrong = QpTransitions.check(qp.type(), current, next, mask);
         if (wrong != null) throw error(verb, Errno.EINVAL, wrong);
-        checkValues(verb, qp, attr, mask);
-        apply(qp, attr, mask);
+        VerbChecks.qpAttr(verb, config, qp, attr, mask);
+        qp.apply(attr, mask);
         if (next == QpState.RTR && qp.type() == QpType.UD) qp.attr().pathMtu = config.activeMtu();
         qp.state(next);
         engine.modified(qp, current, mask);
@@ -354,56 +338,6 @@ public final class Nic {
         }
     }
 
-    private void checkValues(String verb, QueuePair qp, QpAttr a, int mask) {
-        DeviceAttributes d = config.attributes();
-        if ((mask & QpAttrMask.PORT) != 0 && a.portNum != 1) throw error(verb, Errno.EINVAL, "port " + a.portNum + " does not exist");
-        if ((mask & QpAttrMask.PKEY_INDEX) != 0 && a.pkeyIndex != 0) {
-            throw error(verb, Errno.EINVAL, "pkey_index " + a.pkeyIndex + " is empty (only index 0 holds 0xffff)");
-        }
-        int qpAccess = Access.REMOTE_ANY | Access.LOCAL_WRITE | Access.FLUSH_GLOBAL | Access.FLUSH_PERSISTENT;
-        if ((mask & QpAttrMask.ACCESS_FLAGS) != 0 && (a.qpAccessFlags & ~qpAccess) != 0) {
-            throw error(verb, Errno.EINVAL, "qp_access_flags 0x" + Integer.toHexString(a.qpAccessFlags));
-        }
-        if ((mask & QpAttrMask.AV) != 0) {
-            if (a.ahAttr == null) throw error(verb, Errno.EINVAL, "IBV_QP_AV without an address");
-            if (a.ahAttr.sgidIndex() >= config.gids().size()) throw error(verb, Errno.EINVAL, "sgid_index " + a.ahAttr.sgidIndex() + " is empty");
-        }
-        if ((mask & QpAttrMask.TIMEOUT) != 0 && (a.timeout < 0 || a.timeout > 31)) throw error(verb, Errno.EINVAL, "timeout not in 0..31");
-        if ((mask & QpAttrMask.RETRY_CNT) != 0 && (a.retryCnt < 0 || a.retryCnt > 7)) throw error(verb, Errno.EINVAL, "retry_cnt not in 0..7");
-        if ((mask & QpAttrMask.RNR_RETRY) != 0 && (a.rnrRetry < 0 || a.rnrRetry > 7)) throw error(verb, Errno.EINVAL, "rnr_retry not in 0..7");
-        if ((mask & QpAttrMask.MIN_RNR_TIMER) != 0 && (a.minRnrTimer < 0 || a.minRnrTimer > 31)) {
-            throw error(verb, Errno.EINVAL, "min_rnr_timer not in 0..31");
-        }
-        if ((mask & QpAttrMask.MAX_QP_RD_ATOMIC) != 0 && (a.maxRdAtomic < 0 || a.maxRdAtomic > d.maxQpRdAtom())) {
-            throw error(verb, Errno.EINVAL, "max_rd_atomic " + a.maxRdAtomic + " exceeds " + d.maxQpRdAtom());
-        }
-        if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0 && (a.maxDestRdAtomic < 0 || a.maxDestRdAtomic > d.maxQpInitRdAtom())) {
-            throw error(verb, Errno.EINVAL, "max_dest_rd_atomic " + a.maxDestRdAtomic + " exceeds " + d.maxQpInitRdAtom());
-        }
-        if ((mask & QpAttrMask.DEST_QPN) != 0 && (a.destQpNum & ~0xffffff) != 0) throw error(verb, Errno.EINVAL, "dest_qp_num not 24-bit");
-        if ((mask & QpAttrMask.PATH_MTU) != 0 && a.pathMtu == null) throw error(verb, Errno.EINVAL, "path_mtu missing");
-    }
-
-    private static void apply(QueuePair qp, QpAttr a, int mask) {
-        QpAttr q = qp.attr();
-        if ((mask & QpAttrMask.ACCESS_FLAGS) != 0) q.qpAccessFlags = a.qpAccessFlags;
-        if ((mask & QpAttrMask.PKEY_INDEX) != 0) q.pkeyIndex = a.pkeyIndex;
-        if ((mask & QpAttrMask.PORT) != 0) q.portNum = a.portNum;
-        if ((mask & QpAttrMask.QKEY) != 0) q.qkey = a.qkey;
-        if ((mask & QpAttrMask.AV) != 0) q.ahAttr = a.ahAttr;
-        if ((mask & QpAttrMask.PATH_MTU) != 0) q.pathMtu = a.pathMtu;
-        if ((mask & QpAttrMask.TIMEOUT) != 0) q.timeout = a.timeout;
-        if ((mask & QpAttrMask.RETRY_CNT) != 0) q.retryCnt = a.retryCnt;
-        if ((mask & QpAttrMask.RNR_RETRY) != 0) q.rnrRetry = a.rnrRetry;
-        if ((mask & QpAttrMask.RQ_PSN) != 0) q.rqPsn = a.rqPsn & 0xffffff;
-        if ((mask & QpAttrMask.MAX_QP_RD_ATOMIC) != 0) q.maxRdAtomic = a.maxRdAtomic;
-        if ((mask & QpAttrMask.MIN_RNR_TIMER) != 0) q.minRnrTimer = a.minRnrTimer;
-        if ((mask & QpAttrMask.SQ_PSN) != 0) q.sqPsn = a.sqPsn & 0xffffff;
-        if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) q.maxDestRdAtomic = a.maxDestRdAtomic;
-        if ((mask & QpAttrMask.DEST_QPN) != 0) q.destQpNum = a.destQpNum;
-        if ((mask & QpAttrMask.EN_SQD_ASYNC_NOTIFY) != 0) q.sqDrainNotify = a.sqDrainNotify;
-    }
-
     // ---- posting
 
     public void postSend(QueuePair qp, SendWr wr) {
@@ -415,28 +349,12 @@ public final class Nic {
      * already copied by a provider that accepted the post on another thread.
      */
     public void postSend(QueuePair qp, SendWr wr, MemorySegment inlineData) {
-        post(qp, wr, inlineData, null, null);
+        posting.send(qp, wr, inlineData, null, null);
     }
 
     /** Posts the request ibv_bind_mw made ({@link #bindMwRequest}) to bind {@code window} over {@code region}. */
     public void postBind(QueuePair qp, SendWr wr, MemoryWindow window, MemoryRegion region) {
-        post(qp, wr, null, window, region);
-    }
-
-    private void post(QueuePair qp, SendWr wr, MemorySegment inlineData, MemoryWindow window, MemoryRegion region) {
-        String verb = "ibv_post_send";
-        if (qp.sq().isFull()) throw error(verb, Errno.ENOMEM, "send queue is full (max_send_wr " + qp.caps().maxSendWr() + ")");
-        long length = checkSend(qp, wr, window != null);
-        boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
-        SendWqe w = qp.sq().tail();
-        copy(wr, w, length, inline);
-        resolve(verb, wr, w, window, region);
-        if (inline && inlineData != null) MemorySegment.copy(inlineData, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, w.inline, 0, (int) length);
-        else if (inline) copyInline(verb, qp, wr, w);
-        qp.sq().push();
-        QpState s = qp.state();
-        if (s == QpState.ERR || s == QpState.SQE) engine.flushSends(qp); // flushed at once, as rxe does
-        else engine.sendQueued(qp);
+        posting.send(qp, wr, null, window, region);
     }
 
     /**
@@ -447,98 +365,16 @@ public final class Nic {
      * @param typeOneBind the request is ibv_bind_mw's, for a type 1 window
      */
     public long checkSend(QueuePair qp, SendWr wr, boolean typeOneBind) {
-        String verb = "ibv_post_send";
-        QpState s = qp.state();
-        if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
-            throw error(verb, Errno.EINVAL, qp + ": sends need RTS");
-        }
-        if (wr.numSge < 0 || wr.numSge > qp.caps().maxSendSge()) {
-            throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_send_sge " + qp.caps().maxSendSge());
-        }
-        SendOpcode op = wr.opcode;
-        if (!op.postableOn(qp.type())) {
-            throw error(verb, Errno.EINVAL, "opcode IBV_WR_" + op + " on a " + qp.type() + " QP");
-        }
-        if (op == SendOpcode.BIND_MW && !typeOneBind && (wr.bindMw == null || wr.bindMr == null)) {
-            throw error(verb, Errno.EINVAL, "IBV_WR_BIND_MW needs a window and a region");
-        }
-        if (op == SendOpcode.BIND_MW && !typeOneBind && wr.bindMw.type() == 1) {
-            throw error(verb, Errno.EINVAL, "a type 1 window is bound with ibv_bind_mw");
-        }
-        if (op == SendOpcode.REG_MR && (wr.regMr == null || wr.regSegment == null)) {
-            throw error(verb, Errno.EINVAL, "REG_MR needs a region from allocMr and the memory to map");
-        }
-        if (op == SendOpcode.ATOMIC_WRITE && wr.totalLength() != 8) {
-            throw error(verb, Errno.EINVAL, "IBV_WR_ATOMIC_WRITE writes exactly 8 bytes");
-        }
-        if (op == SendOpcode.FLUSH && (wr.flushType < 1 || wr.flushType > 3 || wr.flushLevel < 0 || wr.flushLevel > 1)) {
-            throw error(verb, Errno.EINVAL, "IBV_WR_FLUSH needs a placement type of 1-3 and a selectivity level of 0 or 1");
-        }
-        long length = op.isLocal() || op == SendOpcode.FLUSH ? 0 : wr.totalLength();
-        if (length > MAX_MSG_SIZE) throw error(verb, Errno.EINVAL, "message of " + length + " bytes exceeds 2^31");
-        boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
-        if (inline && length > qp.caps().maxInlineData()) {
-            throw error(verb, Errno.EINVAL, "inline data of " + length + " bytes exceeds max_inline_data " + qp.caps().maxInlineData());
-        }
-        // a UD message longer than the MTU is accepted and completes without a packet (C10-93.1.1)
-        if (qp.type() == QpType.UD && wr.ah == null) throw error(verb, Errno.EINVAL, "a UD send needs an address handle");
-        return length;
-    }
-
-    private static void copy(SendWr wr, SendWqe w, long length, boolean inline) {
-        w.copyFrom(wr);
-        w.length = length;
-        w.isInline = inline;
-        w.state = SendWqe.State.POSTED;
-        w.status = null;
-    }
-
-    /**
-     * The engine's objects the request's handles name: a window by its rkey and a region by its lkey (as rxe
-     * finds a bind's window by its rkey), the address vector of a UD send's address handle.
-     */
-    private void resolve(String verb, SendWr wr, SendWqe w, MemoryWindow window, MemoryRegion region) {
-        w.udAv = wr.ah == null ? null : wr.ah.attr();
-        w.window = window;
-        w.windowRegion = region;
-        w.fastReg = null;
-        if (wr.opcode == SendOpcode.BIND_MW && window == null) {
-            w.window = keys.windowByRkey(wr.bindMw.rkey());
-            w.windowRegion = keys.byLkey(wr.bindMr.lkey());
-            if (w.window == null) throw error(verb, Errno.EINVAL, String.format("no memory window with rkey 0x%x", wr.bindMw.rkey()));
-            if (w.windowRegion == null) throw error(verb, Errno.EINVAL, String.format("no memory region with lkey 0x%x", wr.bindMr.lkey()));
-        }
-        if (wr.opcode == SendOpcode.REG_MR) {
-            w.fastReg = keys.byLkey(wr.regMr.lkey());
-            if (w.fastReg == null || !w.fastReg.isFastReg()) {
-                throw error(verb, Errno.EINVAL, "REG_MR needs a region from allocMr and the memory to map");
-            }
-        }
-    }
-
-    private void copyInline(String verb, QueuePair qp, SendWr wr, SendWqe w) {
-        String bad = InlineData.copy(wr, qp.pd(), keys::byLkey, w.inline);
-        if (bad != null) throw error(verb, Errno.EINVAL, bad);
+        return VerbChecks.send(qp, wr, typeOneBind);
     }
 
     public void postRecv(QueuePair qp, RecvWr wr) {
-        String verb = "ibv_post_recv";
-        checkRecv(qp, wr);
-        if (qp.rq().isFull()) throw error(verb, Errno.ENOMEM, "receive queue is full (max_recv_wr " + qp.caps().maxRecvWr() + ")");
-        RecvWqe w = qp.rq().tail();
-        w.copyFrom(wr);
-        qp.rq().push();
-        engine.recvQueued(qp);
+        posting.recv(qp, wr);
     }
 
     /** ibv_post_recv's checks except the room in the queue; thread-safe as {@link #checkSend} is. */
     public void checkRecv(QueuePair qp, RecvWr wr) {
-        String verb = "ibv_post_recv";
-        if (qp.srq() != null) throw error(verb, Errno.EINVAL, qp + " receives from an SRQ");
-        if (qp.state() == QpState.RESET) throw error(verb, Errno.EINVAL, qp + ": receives need INIT or later");
-        if (wr.numSge < 0 || wr.numSge > qp.caps().maxRecvSge()) {
-            throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_recv_sge " + qp.caps().maxRecvSge());
-        }
+        VerbChecks.recv(qp, wr);
     }
 
     // ---- packets and time
@@ -563,9 +399,5 @@ public final class Nic {
 
     public void runTimers() {
         engine.runTimers();
-    }
-
-    private static void checkPd(String verb, ProtectionDomain pd) {
-        if (pd == null || pd.closed()) throw error(verb, Errno.EINVAL, "the PD is deallocated");
     }
 }

@@ -1,5 +1,21 @@
 package org.softrnic.cli.check;
 
+import static org.softrnic.cli.check.ContractSteps.Pair;
+import static org.softrnic.cli.check.ContractSteps.WAIT;
+import static org.softrnic.cli.check.ContractSteps.await;
+import static org.softrnic.cli.check.ContractSteps.check;
+import static org.softrnic.cli.check.ContractSteps.drain;
+import static org.softrnic.cli.check.ContractSteps.either;
+import static org.softrnic.cli.check.ContractSteps.expect;
+import static org.softrnic.cli.check.ContractSteps.fill;
+import static org.softrnic.cli.check.ContractSteps.one;
+import static org.softrnic.cli.check.ContractSteps.recv;
+import static org.softrnic.cli.check.ContractSteps.recvWr;
+import static org.softrnic.cli.check.ContractSteps.refused;
+import static org.softrnic.cli.check.ContractSteps.remote;
+import static org.softrnic.cli.check.ContractSteps.same;
+import static org.softrnic.cli.check.ContractSteps.send;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -42,7 +58,6 @@ final class Contract {
     record Result(String name, boolean ok, String detail) {
     }
 
-    private static final Duration WAIT = Duration.ofSeconds(10);
     private static final int QKEY = 0x11111111;
 
     /** The scenarios in the order they run. */
@@ -87,15 +102,15 @@ final class Contract {
     private static String sendWithImmediate(Endpoint a, Endpoint b) throws Exception {
         try (Pair p = Pair.rc(a, b, 7)) {
             fill(a.mem, 0, 4000, 1);
-            recv(p.qpB, 1, b, 8192, 4096);
+            recv(p.qpB(), 1, b, 8192, 4096);
             SendWr w = send(SendOpcode.SEND_WITH_IMM, 2, a, 0, 4000);
             w.immData = 0x12345678;
-            p.qpA.postSend(w);
+            p.qpA().postSend(w);
             expect(one(a.cq), WcStatus.SUCCESS, WcOpcode.SEND, "sender");
             WorkCompletion wc = expect(one(b.cq), WcStatus.SUCCESS, WcOpcode.RECV, "receiver");
             check(wc.byteLen == 4000, "byte_len " + wc.byteLen + ", expected 4000");
             check((wc.wcFlags & WorkCompletion.WC_WITH_IMM) != 0 && wc.immData == 0x12345678, "immediate data " + wc);
-            check(wc.qpNum == p.qpB.qpn(), "qp_num 0x" + Integer.toHexString(wc.qpNum));
+            check(wc.qpNum == p.qpB().qpn(), "qp_num 0x" + Integer.toHexString(wc.qpNum));
             same(a.mem, 0, b.mem, 8192, 4000);
             return "4000 bytes and imm 0x12345678 arrived intact";
         }
@@ -105,13 +120,13 @@ final class Contract {
         try (Pair p = Pair.rc(a, b, 7)) {
             int n = 64 * 1024;
             fill(a.mem, 0, n, 2);
-            recv(p.qpB, 1, b, 0, 0);
-            p.qpA.postSend(remote(SendOpcode.RDMA_WRITE, 2, a, 0, n, b, 65536));
+            recv(p.qpB(), 1, b, 0, 0);
+            p.qpA().postSend(remote(SendOpcode.RDMA_WRITE, 2, a, 0, n, b, 65536));
             expect(one(a.cq), WcStatus.SUCCESS, WcOpcode.RDMA_WRITE, "write");
             SendWr imm = remote(SendOpcode.RDMA_WRITE_WITH_IMM, 3, a, 0, 0, b, 65536);
             imm.numSge = 0;
             imm.immData = 0xcafe;
-            p.qpA.postSend(imm);
+            p.qpA().postSend(imm);
             expect(one(a.cq), WcStatus.SUCCESS, WcOpcode.RDMA_WRITE, "write with imm");
             WorkCompletion wc = expect(one(b.cq), WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, "receiver");
             check(wc.immData == 0xcafe && wc.byteLen == 0, "imm " + wc);
@@ -124,7 +139,7 @@ final class Contract {
         try (Pair p = Pair.rc(a, b, 7)) {
             int n = 64 * 1024;
             fill(b.mem, 131072, n, 3);
-            p.qpA.postSend(remote(SendOpcode.RDMA_READ, 4, a, 196608, n, b, 131072));
+            p.qpA().postSend(remote(SendOpcode.RDMA_READ, 4, a, 196608, n, b, 131072));
             WorkCompletion wc = expect(one(a.cq), WcStatus.SUCCESS, WcOpcode.RDMA_READ, "read");
             check(wc.byteLen == n, "byte_len " + wc.byteLen);
             same(b.mem, 131072, a.mem, 196608, n);
@@ -149,7 +164,7 @@ final class Contract {
         SendWr w = remote(op, 5, a, 300000, 8, b, at);
         w.compareAdd = compareAdd;
         w.swap = swap;
-        p.qpA.postSend(w);
+        p.qpA().postSend(w);
         expect(one(a.cq), WcStatus.SUCCESS, op.wcOpcode, op.name());
         return a.mem.get(ValueLayout.JAVA_LONG, 300000);
     }
@@ -186,19 +201,19 @@ final class Contract {
             try (Pair p1 = Pair.rc(a, b, 7, srq); Pair p2 = Pair.rc(a, b, 7, srq)) {
                 fill(a.mem, 0, 512, 5);
                 fill(a.mem, 1024, 512, 6);
-                p1.qpA.postSend(send(SendOpcode.SEND, 1, a, 0, 512));
-                p2.qpA.postSend(send(SendOpcode.SEND, 2, a, 1024, 512));
+                p1.qpA().postSend(send(SendOpcode.SEND, 1, a, 0, 512));
+                p2.qpA().postSend(send(SendOpcode.SEND, 2, a, 1024, 512));
                 await(a.cq, 2);
                 List<WorkCompletion> got = await(b.cq, 2);
                 List<Integer> qpns = new ArrayList<>();
                 for (WorkCompletion wc : got) {
                     expect(wc, WcStatus.SUCCESS, WcOpcode.RECV, "receiver");
                     long slot = 8192L * (wc.wrId - 99);
-                    boolean first = wc.qpNum == p1.qpB.qpn();
+                    boolean first = wc.qpNum == p1.qpB().qpn();
                     same(a.mem, first ? 0 : 1024, b.mem, slot, 512);
                     qpns.add(wc.qpNum);
                 }
-                check(qpns.contains(p1.qpB.qpn()) && qpns.contains(p2.qpB.qpn()), "completions on QPs " + qpns);
+                check(qpns.contains(p1.qpB().qpn()) && qpns.contains(p2.qpB().qpn()), "completions on QPs " + qpns);
                 return "two QPs took receives from one SRQ, each message intact";
             }
         }
@@ -209,8 +224,8 @@ final class Contract {
             for (int i = 0; i < 4; i++) srq.postRecv(recvWr(200 + i, b, 8192L * (i + 1), 4096));
             srq.arm(3);
             try (Pair p = Pair.rc(a, b, 7, srq)) {
-                p.qpA.postSend(send(SendOpcode.SEND, 1, a, 0, 64));
-                p.qpA.postSend(send(SendOpcode.SEND, 2, a, 0, 64));
+                p.qpA().postSend(send(SendOpcode.SEND, 1, a, 0, 64));
+                p.qpA().postSend(send(SendOpcode.SEND, 2, a, 0, 64));
                 await(a.cq, 2);
                 await(b.cq, 2);
                 AsyncEvent e = b.ctx.getAsyncEvent(WAIT);
@@ -228,8 +243,8 @@ final class Contract {
                 try (Pair p = Pair.rc(a, b, 7, null, cq)) {
                     cq.reqNotify(false);
                     check(ch.getCqEvent(Duration.ofMillis(200)) == null, "an event before any completion");
-                    recv(p.qpB, 1, b, 0, 64);
-                    p.qpA.postSend(send(SendOpcode.SEND, 2, a, 0, 64));
+                    recv(p.qpB(), 1, b, 0, 64);
+                    p.qpA().postSend(send(SendOpcode.SEND, 2, a, 0, 64));
                     CompletionQueue woke = ch.getCqEvent(WAIT);
                     check(woke == cq, "the channel woke for " + woke);
                     cq.ackEvents(1);
@@ -247,10 +262,10 @@ final class Contract {
         try (Pair p = Pair.rc(a, b, 7)) {
             SendWr w = remote(SendOpcode.RDMA_WRITE, 1, a, 0, 64, b, 0);
             w.rkey = b.mr.rkey() ^ 0x5a5a00;
-            p.qpA.postSend(w);
+            p.qpA().postSend(w);
             expect(one(a.cq), WcStatus.REM_ACCESS_ERR, null, "write with a wrong rkey");
-            check(p.qpA.state() == QpState.ERR, "the requester is in " + p.qpA.state() + ", not ERR");
-            p.qpA.postSend(send(SendOpcode.SEND, 2, a, 0, 64));
+            check(p.qpA().state() == QpState.ERR, "the requester is in " + p.qpA().state() + ", not ERR");
+            p.qpA().postSend(send(SendOpcode.SEND, 2, a, 0, 64));
             expect(one(a.cq), WcStatus.WR_FLUSH_ERR, null, "a send after the error");
             return "IBV_WC_REM_ACCESS_ERR, QP to ERR, the next request IBV_WC_WR_FLUSH_ERR";
         }
@@ -258,8 +273,8 @@ final class Contract {
 
     private static String receiveTooSmall(Endpoint a, Endpoint b) throws Exception {
         try (Pair p = Pair.rc(a, b, 7)) {
-            recv(p.qpB, 1, b, 0, 16);
-            p.qpA.postSend(send(SendOpcode.SEND, 2, a, 0, 64));
+            recv(p.qpB(), 1, b, 0, 16);
+            p.qpA().postSend(send(SendOpcode.SEND, 2, a, 0, 64));
             String receiver = either(one(b.cq), "a 16-byte receive for 64 bytes", WcStatus.LOC_LEN_ERR, WcStatus.LOC_QP_OP_ERR);
             String sender = either(one(a.cq), "the sender", WcStatus.REM_INV_REQ_ERR, WcStatus.REM_OP_ERR);
             return "receiver " + receiver + ", sender " + sender;
@@ -270,14 +285,14 @@ final class Contract {
         try (Pair p = Pair.rc(a, b, 7)) {
             SendWr w = send(SendOpcode.SEND, 1, a, 0, 64);
             w.sgList[0].lkey = a.mr.lkey() ^ 0x5a5a00;
-            p.qpA.postSend(w);
+            p.qpA().postSend(w);
             return either(one(a.cq), "a send with a wrong lkey", WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR);
         }
     }
 
     private static String noReceiveNoRetry(Endpoint a, Endpoint b) throws Exception {
         try (Pair p = Pair.rc(a, b, 0)) {
-            p.qpA.postSend(send(SendOpcode.SEND, 1, a, 0, 64));
+            p.qpA().postSend(send(SendOpcode.SEND, 1, a, 0, 64));
             expect(one(a.cq), WcStatus.RNR_RETRY_EXC_ERR, null, "a send to a QP without receives, rnr_retry 0");
             return "IBV_WC_RNR_RETRY_EXC_ERR after the first RNR NAK";
         }
@@ -300,130 +315,5 @@ final class Contract {
                     "registering a heap segment"));
         }
         return String.join("; ", saw);
-    }
-
-    // ---- helpers
-
-    /** Two connected RC QPs, A's on A's CQ and B's on {@code cqB} (B's CQ when null), B's fed by {@code srq}. */
-    private record Pair(QueuePair qpA, QueuePair qpB) implements AutoCloseable {
-        static Pair rc(Endpoint a, Endpoint b, int rnrRetry) {
-            return rc(a, b, rnrRetry, null, null);
-        }
-
-        static Pair rc(Endpoint a, Endpoint b, int rnrRetry, SharedReceiveQueue srq) {
-            return rc(a, b, rnrRetry, srq, null);
-        }
-
-        static Pair rc(Endpoint a, Endpoint b, int rnrRetry, SharedReceiveQueue srq, CompletionQueue cqB) {
-            QueuePair qa = a.qp(QpType.RC, a.cq, null);
-            QueuePair qb = b.qp(QpType.RC, cqB != null ? cqB : b.cq, srq);
-            a.connect(qa, b, qb.qpn(), rnrRetry);
-            b.connect(qb, a, qa.qpn(), 7);
-            return new Pair(qa, qb);
-        }
-
-        @Override
-        public void close() {
-            qpA.close();
-            qpB.close();
-        }
-    }
-
-    private static String refused(Errno errno, Runnable r, String what) {
-        try {
-            r.run();
-        } catch (VerbsException e) {
-            check(e.errno() == errno, what + " gave " + e.getMessage() + ", expected " + errno);
-            return what + ": " + errno;
-        }
-        throw new AssertionError(what + " was not refused");
-    }
-
-    private static SendWr send(SendOpcode op, long wrId, Endpoint from, long offset, int length) {
-        SendWr w = new SendWr(1).sge(from.mr.addr() + offset, length, from.mr.lkey());
-        w.opcode = op;
-        w.wrId = wrId;
-        w.sendFlags = SendFlags.SIGNALED;
-        return w;
-    }
-
-    private static SendWr remote(SendOpcode op, long wrId, Endpoint from, long offset, int length, Endpoint to, long remoteOffset) {
-        SendWr w = send(op, wrId, from, offset, length);
-        w.remoteAddr = to.mr.addr() + remoteOffset;
-        w.rkey = to.mr.rkey();
-        return w;
-    }
-
-    private static RecvWr recvWr(long wrId, Endpoint on, long offset, int length) {
-        RecvWr r = new RecvWr(1);
-        r.wrId = wrId;
-        r.sgList[0].set(on.mr.addr() + offset, length, on.mr.lkey());
-        r.numSge = 1;
-        return r;
-    }
-
-    private static void recv(QueuePair qp, long wrId, Endpoint on, long offset, int length) {
-        qp.postRecv(recvWr(wrId, on, offset, length));
-    }
-
-    private static WorkCompletion one(CompletionQueue cq) {
-        return await(cq, 1).getFirst();
-    }
-
-    static List<WorkCompletion> await(CompletionQueue cq, int n) {
-        List<WorkCompletion> got = new ArrayList<>();
-        WorkCompletion[] batch = new WorkCompletion[8];
-        for (int i = 0; i < batch.length; i++) batch[i] = new WorkCompletion();
-        long end = System.nanoTime() + WAIT.toNanos();
-        while (got.size() < n) {
-            int k = cq.poll(batch, Math.min(batch.length, n - got.size()));
-            for (int i = 0; i < k; i++) got.add(new WorkCompletion().copyFrom(batch[i]));
-            if (k == 0) {
-                if (System.nanoTime() > end) throw new AssertionError("only " + got.size() + " of " + n + " completions in " + WAIT.toSeconds() + " s");
-                Thread.onSpinWait();
-            }
-        }
-        return got;
-    }
-
-    private static WorkCompletion expect(WorkCompletion wc, WcStatus status, WcOpcode opcode, String what) {
-        check(wc.status == status, what + ": " + wc.status.ibvName() + ", expected " + status.ibvName() + " (" + wc + ")");
-        check(opcode == null || wc.opcode == opcode, what + ": opcode " + wc.opcode + ", expected " + opcode);
-        return wc;
-    }
-
-    /**
-     * The IBTA's status (the soft RNIC's), or the one rxe in Linux 6.1 gives in its place: measured in the
-     * guest (6.1.0-57), rxe reports a bad lkey and a receive too short as local QP operation errors, and the
-     * sender of the latter sees a remote operation error.
-     */
-    private static String either(WorkCompletion wc, String what, WcStatus ibta, WcStatus rxe61) {
-        if (wc.status == ibta) return ibta.ibvName();
-        check(wc.status == rxe61, what + ": " + wc.status.ibvName() + ", expected " + ibta.ibvName() + " (or rxe 6.1's "
-                + rxe61.ibvName() + ") (" + wc + ")");
-        return rxe61.ibvName() + " (rxe 6.1's for the IBTA's " + ibta.ibvName() + ")";
-    }
-
-    /** Takes what earlier scenarios left on {@code cq}: completions still arriving until 100 ms pass without one. */
-    private static void drain(CompletionQueue cq) throws InterruptedException {
-        WorkCompletion[] batch = {new WorkCompletion()};
-        long quietSince = System.nanoTime();
-        while (System.nanoTime() - quietSince < 100_000_000L) {
-            if (cq.poll(batch, 1) > 0) quietSince = System.nanoTime();
-            else Thread.sleep(1);
-        }
-    }
-
-    private static void fill(MemorySegment m, long at, int n, int seed) {
-        for (int i = 0; i < n; i++) m.set(ValueLayout.JAVA_BYTE, at + i, (byte) (i * 31 + seed * 17 + (i >>> 8)));
-    }
-
-    private static void same(MemorySegment from, long fromAt, MemorySegment to, long toAt, int n) {
-        long diff = MemorySegment.mismatch(from, fromAt, fromAt + n, to, toAt, toAt + n);
-        check(diff < 0, "data differs at byte " + diff + " of " + n);
-    }
-
-    private static void check(boolean ok, String what) {
-        if (!ok) throw new AssertionError(what);
     }
 }

@@ -3,6 +3,7 @@ package org.softrnic.nic.qp;
 import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpAttrMask;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpType;
@@ -69,5 +70,26 @@ public final class QueuePair {
     @Override
     public String toString() {
         return type + " QP 0x" + Integer.toHexString(qpn) + " " + state;
+    }
+
+    /** ibv_modify_qp's effect on the attributes: the ones {@code mask} names are taken from {@code a}. */
+    public void apply(QpAttr a, int mask) {
+        QpAttr q = attr;
+        if ((mask & QpAttrMask.ACCESS_FLAGS) != 0) q.qpAccessFlags = a.qpAccessFlags;
+        if ((mask & QpAttrMask.PKEY_INDEX) != 0) q.pkeyIndex = a.pkeyIndex;
+        if ((mask & QpAttrMask.PORT) != 0) q.portNum = a.portNum;
+        if ((mask & QpAttrMask.QKEY) != 0) q.qkey = a.qkey;
+        if ((mask & QpAttrMask.AV) != 0) q.ahAttr = a.ahAttr;
+        if ((mask & QpAttrMask.PATH_MTU) != 0) q.pathMtu = a.pathMtu;
+        if ((mask & QpAttrMask.TIMEOUT) != 0) q.timeout = a.timeout;
+        if ((mask & QpAttrMask.RETRY_CNT) != 0) q.retryCnt = a.retryCnt;
+        if ((mask & QpAttrMask.RNR_RETRY) != 0) q.rnrRetry = a.rnrRetry;
+        if ((mask & QpAttrMask.RQ_PSN) != 0) q.rqPsn = a.rqPsn & 0xffffff;
+        if ((mask & QpAttrMask.MAX_QP_RD_ATOMIC) != 0) q.maxRdAtomic = a.maxRdAtomic;
+        if ((mask & QpAttrMask.MIN_RNR_TIMER) != 0) q.minRnrTimer = a.minRnrTimer;
+        if ((mask & QpAttrMask.SQ_PSN) != 0) q.sqPsn = a.sqPsn & 0xffffff;
+        if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) q.maxDestRdAtomic = a.maxDestRdAtomic;
+        if ((mask & QpAttrMask.DEST_QPN) != 0) q.destQpNum = a.destQpNum;
+        if ((mask & QpAttrMask.EN_SQD_ASYNC_NOTIFY) != 0) q.sqDrainNotify = a.sqDrainNotify;
     }
 }

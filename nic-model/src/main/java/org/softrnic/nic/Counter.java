@@ -20,7 +20,6 @@ public enum Counter {
     RDMA_SENDS("rdma_sends"),
     RDMA_RECVS("rdma_recvs"),
     RCVD_ICRC_VERIFIED("rcvd_icrc_verified"),
-    RCVD_ICRC_UNVERIFIED("rcvd_icrc_unverified"),
     /** mlx5's name: RoCE packets that arrived with ECN CE, marked by a congested link. */
     NP_ECN_MARKED_ROCE_PACKETS("np_ecn_marked_roce_packets"),
     DROP_MALFORMED("drop_malformed"),

@@ -7,10 +7,10 @@ package org.softrnic.nic;
  *                           with IP_DONTFRAGMENT does), so the ICRC must be computed with 0
  * @param udpSourcePort      the link sends from this UDP port whatever the QP (a kernel socket does), or -1
  *                           to use each QP's own source port as rxe does
- * @param acceptUnverifiable the link cannot show the real IP header (a UDP socket hides it), so a packet
- *                           whose ICRC does not match the reconstructed header is still accepted, and counted
+ * @param ipIdHidden         the link rebuilds received IPv4 headers with identification 0, the sender's being
+ *                           hidden (a UDP socket hides the header): the receive side recovers it from the ICRC
  */
-public record LinkProfile(boolean ipIdZero, int udpSourcePort, boolean acceptUnverifiable) {
+public record LinkProfile(boolean ipIdZero, int udpSourcePort, boolean ipIdHidden) {
     /** The device owns the whole frame (frame port, simulation): headers as rxe makes them, ICRC checked exactly. */
     public static final LinkProfile FRAMES = new LinkProfile(false, -1, false);
 

@@ -30,9 +30,9 @@ import org.softrnic.wire.frame.Ipv4;
  * <li>IPv4: the socket is unconnected and sets IP_DONTFRAGMENT, so the kernel sends every datagram with IP
  * identification 0 and DF, from the bound port: the device computes its ICRC for exactly those headers
  * ({@link org.softrnic.nic.LinkProfile#udpSocket}). A socket hides the received IP header, so the receive
- * side rebuilds it (identification 0, DF, TTL 64); a peer that sends other headers (rxe counts its
- * identification up) cannot have its ICRC verified here, and such packets are accepted and counted as
- * rcvd_icrc_unverified. The frame port checks the ICRC exactly.</li>
+ * side rebuilds it (identification 0, DF, TTL 64); a peer that counts its identification up (rxe) has it
+ * recovered from the ICRC by the device ({@link org.softrnic.wire.icrc.Ipv4IdSolver}), so every ICRC is
+ * checked here too, and a changed packet is dropped.</li>
  * <li>IPv6: the ICRC masks traffic class, flow label and hop limit, and covers nothing else the kernel
  * chooses, so the rebuilt header verifies every ICRC exactly.</li>
  * </ul>

@@ -23,6 +23,12 @@ import org.softrnic.verbs.WorkCompletion;
 public final class UdpPair {
     private UdpPair() {}
 
+    /** Changes an outgoing IP packet in place before the socket takes it. */
+    @FunctionalInterface
+    public interface Corrupt {
+        void apply(org.softrnic.wire.PacketBuffer buffer, int offset, int length);
+    }
+
     public record Side(Nic nic, UdpLink link, MemoryRegion mr, CompletionQueue cq, QueuePair qp) {}
 
     public static Side side(String ip, int port) throws Exception {
@@ -31,11 +37,27 @@ public final class UdpPair {
 
     /** A device on {@code ip} whose socket is bound to {@code socketPort} (0: any) and whose packets carry {@code rocePort}. */
     public static Side side(String ip, int socketPort, int rocePort) throws Exception {
+        return side(ip, socketPort, rocePort, false, null);
+    }
+
+    /**
+     * {@code rxeIdentifications}: the device computes its ICRCs for an IPv4 identification that counts up, as
+     * rxe's do, while the kernel sends 0; {@code corrupt}, when not null, may change each packet on its way
+     * to the socket.
+     */
+    public static Side side(String ip, int socketPort, int rocePort, boolean rxeIdentifications,
+                            Corrupt corrupt) throws Exception {
         InetAddress address = InetAddress.getByName(ip);
         UdpLink link = UdpLink.open(address, socketPort, rocePort);
+        org.softrnic.nic.LinkProfile profile = link.profile();
+        if (rxeIdentifications) profile = new org.softrnic.nic.LinkProfile(false, profile.udpSourcePort(), profile.ipIdHidden());
         NicConfig cfg = new NicConfig("soft-" + ip, List.of(Gid.parse(ip)), Mtu.MTU_1024, rocePort, 1,
-                DeviceAttributes.rxeDefaults(), link.profile());
-        Nic nic = new Nic(cfg, System::nanoTime, link);
+                DeviceAttributes.rxeDefaults(), profile);
+        org.softrnic.nic.PacketSink sink = corrupt == null ? link : (buf, off, len) -> {
+            corrupt.apply(buf, off, len);
+            return link.transmit(buf, off, len);
+        };
+        Nic nic = new Nic(cfg, System::nanoTime, sink);
         var pd = nic.allocPd();
         MemorySegment mem = Arena.ofAuto().allocate(1 << 20, 8);
         MemoryRegion mr = nic.regMr(pd, mem, Access.LOCAL_WRITE | Access.REMOTE_ANY);

@@ -70,7 +70,6 @@ class PerfRunTest {
             assertEquals(Boolean.TRUE, r.verified(), op + " over IPv6");
             assertTrue(r.link().startsWith("udp [::1] ports " + port), r.link());
             for (var counters : java.util.List.of(r.clientCounters(), r.serverCounters())) {
-                assertEquals(0L, counters.get("rcvd_icrc_unverified"), op.toString());
                 assertEquals(counters.get("rcvd_pkts"), counters.get("rcvd_icrc_verified"), op.toString());
             }
         }

@@ -78,7 +78,6 @@ class VerbsScenariosTest {
                 // each device's RoCE port is its own socket's, named in the peer's address vector: the packets
                 // carry the port they are sent to, so every ICRC verifies against the rebuilt header
                 for (SoftRnic d : new SoftRnic[] {p.devA, p.devB}) {
-                    assertEquals(0L, d.counters().get("rcvd_icrc_unverified"), d.name());
                     assertEquals(d.counters().get("rcvd_pkts"), d.counters().get("rcvd_icrc_verified"), d.name());
                 }
                 assertTrue(p.devA.rocePort() != p.devB.rocePort());

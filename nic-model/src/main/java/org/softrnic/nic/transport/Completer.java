@@ -72,7 +72,11 @@ final class Completer {
                 advance(k.c, Psn.add(k.psn, 1));
                 yield State.DONE;
             }
-            case ERROR_RETRY -> errorRetry(k.c, k.retryPsn);
+            case ERROR_RETRY -> {
+                State next = errorRetry(k.c, k.retryPsn);
+                if (next == State.ERROR) k.status = WcStatus.RETRY_EXC_ERR;
+                yield next;
+            }
             case RNR_RETRY -> rnrRetry(k);
             case ERROR -> {
                 failHead(k.c, k.status);
@@ -304,11 +308,10 @@ final class Completer {
         return State.ERROR_RETRY;
     }
 
-    /** ERROR_RETRY: go-back-N from {@code psn} if retry_cnt allows, else the head fails with IBV_WC_RETRY_EXC_ERR. */
+    /** ERROR_RETRY: go-back-N from {@code psn} if retry_cnt allows, else ERROR (the head fails with IBV_WC_RETRY_EXC_ERR). */
     private State errorRetry(QpContext c, int psn) {
         if (c.comp.retryLeft <= 0) {
             engine.counters.inc(Counter.RETRY_EXCEEDED_ERR);
-            pkt.status = WcStatus.RETRY_EXC_ERR;
             return State.ERROR;
         }
         c.comp.retryLeft--;

@@ -238,12 +238,8 @@ public final class Engine {
             return;
         }
         if (e == null) {
-            e = view.verifyIcrc();
+            e = IcrcCheck.verify(view, link.ipIdHidden());
             if (e == null) counters.inc(Counter.RCVD_ICRC_VERIFIED);
-            if (e == ParseError.ICRC_MISMATCH && link.acceptUnverifiable()) {
-                counters.inc(Counter.RCVD_ICRC_UNVERIFIED); // the real IP header is not known on this link
-                e = null;
-            }
         }
         if (e != null) {
             counters.inc(e == ParseError.ICRC_MISMATCH ? Counter.DROP_BAD_ICRC : Counter.DROP_MALFORMED);

@@ -133,11 +133,23 @@ final class Pair {
         return new Pair(QpType.RC, Mtu.MTU_1024, seed, attr -> { }, true);
     }
 
+    static final Gid GID6_A = Gid.parse("2001:db8::1");
+    static final Gid GID6_B = Gid.parse("2001:db8::2");
+
+    /** An RC pair whose devices have IPv6 GIDs only (RoCEv2 over IPv6). */
+    static Pair rcIpv6() {
+        return new Pair(QpType.RC, Mtu.MTU_1024, 1, attr -> { }, false, GID6_A, GID6_B);
+    }
+
     private Pair(QpType type, Mtu mtu, long seed, java.util.function.Consumer<QpAttr> tweak, boolean guards) {
+        this(type, mtu, seed, tweak, guards, GID_A, GID_B);
+    }
+
+    private Pair(QpType type, Mtu mtu, long seed, java.util.function.Consumer<QpAttr> tweak, boolean guards, Gid gidA, Gid gidB) {
         fabric = new SimFabric(seed);
         fabric.tracing(true);
-        a = new Side(fabric.add(NicConfig.of("a", GID_A, seed).withMtu(Mtu.MTU_4096)), 1 << 20, 256);
-        Nic nicB = fabric.add(NicConfig.of("b", GID_B, seed + 1).withMtu(Mtu.MTU_4096));
+        a = new Side(fabric.add(NicConfig.of("a", gidA, seed).withMtu(Mtu.MTU_4096)), 1 << 20, 256);
+        Nic nicB = fabric.add(NicConfig.of("b", gidB, seed + 1).withMtu(Mtu.MTU_4096));
         if (guards) {
             bWithGuards = Arena.ofAuto().allocate(GUARD + (1 << 20) + GUARD, 8);
             bWithGuards.fill(GUARD_BYTE);
@@ -148,8 +160,8 @@ final class Pair {
         }
         a.qp = a.nic.createQp(a.pd, type, a.scq, a.rcq, null, new QpCaps(128, 128, 4, 4, 64), false);
         b.qp = b.nic.createQp(b.pd, type, b.scq, b.rcq, null, new QpCaps(128, 128, 4, 4, 64), false);
-        connect(a, b, GID_B, type, mtu, 0x100, 0x200, tweak);
-        connect(b, a, GID_A, type, mtu, 0x200, 0x100, tweak);
+        connect(a, b, gidB, type, mtu, 0x100, 0x200, tweak);
+        connect(b, a, gidA, type, mtu, 0x200, 0x100, tweak);
     }
 
     static void connect(Side s, Side peer, Gid peerGid, QpType type, Mtu mtu, int sqPsn, int rqPsn,

@@ -29,6 +29,7 @@ final class Pkt {
     private byte[] payload;
     private String src = "192.0.2.1";
     private String dst = "192.0.2.2";
+    private int udpPort = Udp.ROCE_PORT;
 
     private Pkt(Opcode op) {
         this.op = op;
@@ -48,6 +49,8 @@ final class Pkt {
     Pkt payload(byte[] v) { payload = v; return this; }
     Pkt from(String ip) { src = ip; return this; }
     Pkt to(String ip) { dst = ip; return this; }
+    /** The UDP destination port (4791, RoCEv2's, unless set). */
+    Pkt udpPort(int port) { udpPort = port; return this; }
 
     RocePacket packet() {
         int pad = payload == null ? 0 : RocePacket.padFor(payload.length);
@@ -55,9 +58,19 @@ final class Pkt {
         return new RocePacket(bth, null, null, null, reth, atomic, aeth, null, null, null, payload, 0);
     }
 
-    /** The packet in an IPv4/UDP frame with a valid ICRC, ready to inject. */
+    /** The packet in an IPv4/UDP frame (IPv6 when the addresses are) with a valid ICRC, ready to inject. */
     byte[] frame() {
+        Udp udp = new Udp(0xc001, udpPort, 0, 0);
+        if (src.contains(":")) {
+            try {
+                var ip = org.softrnic.wire.frame.Ipv6.roce((java.net.Inet6Address) java.net.InetAddress.getByName(src),
+                        (java.net.Inet6Address) java.net.InetAddress.getByName(dst), 0, 0);
+                return new FrameCodec().encode(new RoceFrame(null, ip, udp, packet(), null));
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalArgumentException(e);
+            }
+        }
         var ip = Ipv4.roce(RandomFrames.v4(src), RandomFrames.v4(dst), 7, 0, 0);
-        return new FrameCodec().encode(new RoceFrame(null, ip, Udp.roce(0xc001), packet(), null));
+        return new FrameCodec().encode(new RoceFrame(null, ip, udp, packet(), null));
     }
 }

@@ -48,6 +48,70 @@ class RxeIbverbsTest {
         assertTrue(out.contains(soft.size() + " of " + soft.size() + " scenarios passed on ibverbs"), out);
     }
 
+    /**
+     * The JUnit extension on a real device: the consumer project's own test class
+     * (examples/maven-consumer, RdmaWriteTest), compiled here unchanged, runs in the guest with
+     * -Dsoftrnic.provider=ibverbs -Dsoftrnic.device=rxe0, each of its tests given two contexts of rxe0;
+     * its fault annotation has no link to act on there, and the test passes without the loss.
+     */
+    @Test
+    void theConsumersJunitTestsPassOnRxe0ThroughTheExtension() throws Exception {
+        Path job = Files.createDirectories(Path.of("target", "rxe-interop", "ibverbs-junit", "job").toAbsolutePath());
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> guestPath = new java.util.ArrayList<>();
+        int n = 0;
+        for (String entry : classpath.split(java.io.File.pathSeparator)) {
+            Path from = Path.of(entry);
+            if (!Files.exists(from)) continue;
+            String name = (n++) + "-" + from.getFileName();
+            copyTree(from, job.resolve("cp").resolve(name));
+            guestPath.add("$JOB/cp/" + name);
+        }
+        Path consumer = job.resolve("cp").resolve("consumer");
+        compileConsumerTests(classpath, consumer);
+        guestPath.add("$JOB/cp/consumer");
+        String java = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java --enable-native-access=ALL-UNNAMED"
+                + " -Dsoftrnic.provider=ibverbs -Dsoftrnic.device=rxe0 -cp " + String.join(":", guestPath);
+        Process p = new ProcessBuilder(ROOT.resolve("scripts/rxe-peer").toString(), "--job", job.toString(), "--timeout", "300", "--",
+                java + " " + GuestJUnit.class.getName() + " com.example.rdma.RdmaWriteTest; echo \"[junit rc=$?]\"")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(320, TimeUnit.SECONDS), "the guest did not finish");
+        Files.writeString(job.resolveSibling("guest.out"), out);
+        assertTrue(out.contains("[junit rc=0]"), out);
+        assertTrue(out.contains("3 tests successful") && out.contains("0 tests failed"), out);
+    }
+
+    /** examples/maven-consumer's test sources, compiled against this module's test classpath into {@code to}. */
+    private static void compileConsumerTests(String classpath, Path to) throws java.io.IOException {
+        Path sources = ROOT.resolve("examples/maven-consumer/src/test/java");
+        List<String> files;
+        try (var walk = Files.walk(sources)) {
+            files = walk.filter(f -> f.toString().endsWith(".java")).map(Path::toString).toList();
+        }
+        Files.createDirectories(to);
+        List<String> args = new java.util.ArrayList<>(List.of("-d", to.toString(), "-cp", classpath, "-proc:none"));
+        args.addAll(files);
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int rc = javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, err, args.toArray(String[]::new));
+        assertEquals(0, rc, "the consumer's tests did not compile: " + err);
+    }
+
+    private static void copyTree(Path from, Path to) throws java.io.IOException {
+        if (Files.isDirectory(from)) {
+            try (var walk = Files.walk(from)) {
+                for (Path f : (Iterable<Path>) walk::iterator) {
+                    Path target = to.resolve(from.relativize(f).toString());
+                    if (Files.isDirectory(f)) Files.createDirectories(target);
+                    else Files.copy(f, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } else {
+            Files.createDirectories(to.getParent());
+            Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
     /** `softrnic check` on the soft provider, in this JVM. */
     private static String softCheck() {
         java.io.StringWriter out = new java.io.StringWriter();

@@ -393,8 +393,14 @@ public final class Nic {
         engine.transmitTap(out);
     }
 
+    /** No later than the earliest timer deadline (cheap, for a loop's every turn); Long.MAX_VALUE when none is armed. */
     public long nextDeadline() {
         return engine.nextDeadline();
+    }
+
+    /** The earliest timer deadline exactly: what a virtual clock jumps to when nothing else is pending. */
+    public long exactNextDeadline() {
+        return engine.exactNextDeadline();
     }
 
     public void runTimers() {

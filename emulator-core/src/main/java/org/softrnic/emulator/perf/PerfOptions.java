@@ -23,6 +23,8 @@ public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, 
 
     /** The soft RNIC's max_cqe: each side's one CQ must hold a completion for every request outstanding. */
     public static final int MAX_CQE = 32768;
+    /** QP pairs a run may open: rxe's max_qp is 0x10000 per device; a run is two devices' worth of 16 384 each. */
+    public static final int MAX_QPS = 16384;
     /** Registered memory per side, at most: a client cannot make a server allocate without limit. */
     public static final long MAX_REGISTERED = 4L << 30;
 
@@ -35,7 +37,7 @@ public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, 
         if (op == PerfOp.ATOMIC) size = 8;
         if (size < 0 || size > (1 << 30)) throw new IllegalArgumentException("--size must be 0..1 GiB, not " + size);
         if (iters < 1) throw new IllegalArgumentException("--iters must be at least 1, not " + iters);
-        if (qps < 1 || qps > 4096) throw new IllegalArgumentException("--qps must be 1..4096, not " + qps);
+        if (qps < 1 || qps > MAX_QPS) throw new IllegalArgumentException("--qps must be 1.." + MAX_QPS + ", not " + qps);
         if (!(loss >= 0 && loss < 1)) throw new IllegalArgumentException("--loss must lie in [0, 1), not " + loss);
         if (txDepth < 1 || txDepth > 1024) throw new IllegalArgumentException("--tx-depth must be 1..1024, not " + txDepth);
         if ((long) qps * size > MAX_REGISTERED) {

@@ -13,7 +13,6 @@ import org.softrnic.emulator.fabric.UdpPort;
 import org.softrnic.emulator.link.LinkSpec;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
-import org.softrnic.nic.mem.IntMap;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.sim.SimFabric;
 import org.softrnic.verbs.AsyncEvent;
@@ -40,7 +39,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     /** The model's objects and this API's, for async events; touched on the model's thread only. */
     final Map<Object, Object> apiOf = new IdentityHashMap<>();
     /** lkey to region, replaced whole on every registration, so posting threads read it without a lock. */
-    private volatile IntMap<MemoryRegion> regions = new IntMap<>();
+    private final RegionTable regions = new RegionTable();
     private final int maxInline;
     private volatile boolean closed;
 
@@ -281,11 +280,8 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
 
     /** Called under the device lock. */
     void publishRegion(MemoryRegion mr, boolean add) {
-        IntMap<MemoryRegion> copy = new IntMap<>();
-        regions.forEachValue(r -> copy.put(r.lkey(), r));
-        if (add) copy.put(mr.lkey(), mr);
-        else copy.remove(mr.lkey());
-        regions = copy;
+        if (add) regions.put(mr);
+        else regions.remove(mr);
     }
 
     /** The verbs objects still open on this device, as errors name them ("QP 0x11"): what a leak check reports. */

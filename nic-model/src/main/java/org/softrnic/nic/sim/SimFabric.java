@@ -175,6 +175,12 @@ public final class SimFabric {
             for (Nic n : nics) nextTimer = Math.min(nextTimer, n.nextDeadline());
             InFlight next = inFlight.peek();
             long nextPacket = next == null ? Long.MAX_VALUE : next.at();
+            if (nextPacket == Long.MAX_VALUE && nextTimer != Long.MAX_VALUE) {
+                // nothing in flight, so the clock jumps to a timer: to exactly the earliest, never to one since
+                // moved or cleared (with packets in flight a stale one only costs a turn that fires nothing)
+                nextTimer = Long.MAX_VALUE;
+                for (Nic n : nics) nextTimer = Math.min(nextTimer, n.exactNextDeadline());
+            }
             long t = Math.min(nextTimer, nextPacket);
             if (t == Long.MAX_VALUE || t > limitNanos) return events;
             clock.advanceTo(Math.max(t, clock.nanoTime()));

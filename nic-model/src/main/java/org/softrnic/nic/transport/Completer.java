@@ -288,7 +288,7 @@ final class Completer {
         // a completion that overflowed its CQ has put the QP in ERR: no timer for it
         boolean outstanding = c.comp.psn != c.req.psn && c.qp.state() != QpState.ERR;
         long t = Engine.timeoutNanos(c.qp.attr().timeout);
-        c.comp.retransmitDeadline = outstanding && t != QpContext.NEVER ? engine.now() + t : QpContext.NEVER;
+        c.comp.retransmitAt(outstanding && t != QpContext.NEVER ? engine.now() + t : QpContext.NEVER);
     }
 
     /** A READ or atomic lost its response: go back to its first unanswered PSN. */
@@ -333,8 +333,8 @@ final class Completer {
             return State.ERROR;
         }
         if (c.qp.attr().rnrRetry != 7) c.comp.rnrRetryLeft--;
-        c.comp.retransmitDeadline = QpContext.NEVER;
-        c.comp.rnrDeadline = engine.now() + RnrTimer.micros(k.p.aeth().syndrome() & 0x1f) * 1000L;
+        c.comp.retransmitAt(QpContext.NEVER);
+        c.comp.rnrAt(engine.now() + RnrTimer.micros(k.p.aeth().syndrome() & 0x1f) * 1000L);
         c.comp.rnrRetryPsn = psn;
         engine.requester.rewind(c, psn);
         return null;
@@ -356,14 +356,14 @@ final class Completer {
 
     /** The local ACK timeout and the RNR wait, without a packet: ERROR_RETRY (and ERROR) as rxe's timer runs them. */
     void timers(QpContext c, long now) {
-        if (c.comp.rnrDeadline <= now) {
-            c.comp.rnrDeadline = QpContext.NEVER;
+        if (c.comp.rnrDeadline() <= now) {
+            c.comp.rnrAt(QpContext.NEVER);
             engine.requester.rewind(c, c.comp.rnrRetryPsn);
             engine.requester.run(c);
             return;
         }
-        if (c.comp.retransmitDeadline <= now) {
-            c.comp.retransmitDeadline = QpContext.NEVER;
+        if (c.comp.retransmitDeadline() <= now) {
+            c.comp.retransmitAt(QpContext.NEVER);
             if (c.comp.psn == c.req.psn || c.qp.sq().isEmpty()) return;
             c.comp.retrying = false; // a timeout always retries
             if (engine.stateTrace != null) trace(c, State.ERROR_RETRY);

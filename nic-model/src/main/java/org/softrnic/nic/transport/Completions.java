@@ -145,8 +145,8 @@ final class Completions {
 
     void flushSendQueue(QpContext c) {
         QueuePair qp = c.qp;
-        c.comp.retransmitDeadline = QpContext.NEVER;
-        c.comp.rnrDeadline = QpContext.NEVER;
+        c.comp.retransmitAt(QpContext.NEVER);
+        c.comp.rnrAt(QpContext.NEVER);
         while (!qp.sq().isEmpty()) {
             SendWqe w = qp.sq().head();
             send(c, w, w.state == SendWqe.State.ERROR && w.status != null ? w.status : WcStatus.WR_FLUSH_ERR);

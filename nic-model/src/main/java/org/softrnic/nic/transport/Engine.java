@@ -79,6 +79,7 @@ public final class Engine {
     final Requester requester = new Requester(this);
     final Responder responder = new Responder(this);
     final Completer completer = new Completer(this);
+    final Timers timers = new Timers(contexts);
 
     /** Native buffers come from {@code arena}; the device's owner closes it when the device is gone. */
     final Arena arena;
@@ -99,11 +100,12 @@ public final class Engine {
     }
 
     public void addQp(QueuePair qp) {
-        contexts.put(qp.qpn(), new QpContext(qp));
+        contexts.put(qp.qpn(), new QpContext(qp, timers));
     }
 
     public void removeQp(QueuePair qp) {
-        contexts.remove(qp.qpn());
+        QpContext c = contexts.remove(qp.qpn());
+        if (c != null) c.comp.disarm();
     }
 
     private QpContext ctx(QueuePair qp) {
@@ -120,7 +122,8 @@ public final class Engine {
         if (to == QpState.RESET) {
             qp.sq().clear();
             if (qp.rq() != null) qp.rq().clear();
-            QpContext fresh = new QpContext(qp);
+            c.comp.disarm();
+            QpContext fresh = new QpContext(qp, timers);
             contexts.put(qp.qpn(), fresh);
             return;
         }
@@ -273,24 +276,19 @@ public final class Engine {
         else completer.receive(c, view);
     }
 
-    /** The earliest timer deadline of any QP, or Long.MAX_VALUE when none is armed. */
+    /** No later than the earliest timer deadline of any QP (see {@link Timers}); Long.MAX_VALUE when none is armed. */
     public long nextDeadline() {
-        long min = QpContext.NEVER;
-        for (int i = 0, n = contexts.slots(); i < n; i++) {
-            QpContext c = contexts.valueAt(i);
-            if (c != null) min = Math.min(min, Math.min(c.comp.retransmitDeadline, c.comp.rnrDeadline));
-        }
-        return min;
+        return timers.nextDeadline();
+    }
+
+    /** The earliest timer deadline exactly, at the cost of a look at every QP: for a clock about to jump to it. */
+    public long exactNextDeadline() {
+        return timers.exactNextDeadline();
     }
 
     /** Fires every timer whose deadline has passed. */
     public void runTimers() {
-        long now = clock.nanoTime();
-        // a timer can change other QPs' state (a CQ overflow), never the set of QPs, so one pass is enough
-        for (int i = 0, n = contexts.slots(); i < n; i++) {
-            QpContext c = contexts.valueAt(i);
-            if (c != null && (c.comp.retransmitDeadline <= now || c.comp.rnrDeadline <= now)) completer.timers(c, now);
-        }
+        timers.run(clock.nanoTime(), completer);
     }
 
     // ---- completions and errors, shared by the three roles

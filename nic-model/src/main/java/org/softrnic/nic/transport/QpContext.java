@@ -15,7 +15,7 @@ final class QpContext {
 
     final QueuePair qp;
     final ReqState req = new ReqState();
-    final CompState comp = new CompState();
+    final CompState comp;
     final RespState resp = new RespState();
     /** Headers toward the connected peer (RC, UC); UD keeps one per destination GID. */
     FrameTemplate template;
@@ -26,7 +26,8 @@ final class QpContext {
     org.softrnic.verbs.Gid peerGid;
     org.softrnic.verbs.Gid localGid;
 
-    QpContext(QueuePair qp) {
+    QpContext(QueuePair qp, Timers timers) {
         this.qp = qp;
+        this.comp = new CompState(timers);
     }
 }

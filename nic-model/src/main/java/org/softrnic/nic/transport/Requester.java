@@ -47,7 +47,7 @@ final class Requester {
             } else if (state != QpState.RTS) {
                 return Stop.NOT_RTS;
             }
-            if (c.comp.rnrDeadline != QpContext.NEVER) return Stop.RNR_WAIT;
+            if (c.comp.rnrDeadline() != QpContext.NEVER) return Stop.RNR_WAIT;
             if (c.req.index >= qp.sq().size()) return Stop.QUEUE_EMPTY;
             SendWqe w = qp.sq().get(c.req.index);
             if (w.state == SendWqe.State.ERROR) return Stop.ERROR; // failed locally; the completer reports it in order
@@ -317,7 +317,7 @@ final class Requester {
     private void armTimer(QpContext c) {
         if (!c.comp.retransmitArmed()) {
             long t = Engine.timeoutNanos(c.qp.attr().timeout);
-            c.comp.retransmitDeadline = t == QpContext.NEVER ? QpContext.NEVER : engine.now() + t;
+            c.comp.retransmitAt(t == QpContext.NEVER ? QpContext.NEVER : engine.now() + t);
         }
     }
 
@@ -349,6 +349,6 @@ final class Requester {
         }
         c.req.index = 0;
         c.req.psn = psn;
-        c.comp.retransmitDeadline = QpContext.NEVER;
+        c.comp.retransmitAt(QpContext.NEVER);
     }
 }

@@ -28,10 +28,16 @@ public final class QpScale {
         System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin, one thread, no I/O:%n", SIZE);
         System.out.printf("%8s %20s %20s %14s %14s %12s%n", "QPs", "heap/new QP [B]", "heap/used QP [B]", "messages/s",
                 "packets/s", "MB/s");
-        for (int n : new int[] {1, 100, 10_000}) run(n, seconds);
+        double at100 = 0;
+        for (int n : new int[] {1, 100, 10_000}) {
+            double rate = run(n, seconds);
+            if (n == 100) at100 = rate;
+            else if (n == 10_000) System.out.printf("messages/s at 10 000 QPs / at 100 QPs, same run: %.2f%n", rate / at100);
+        }
     }
 
-    private static void run(int n, double seconds) {
+    /** One row; returns its messages/s. */
+    private static double run(int n, double seconds) {
         Loopback link = Loopback.devices(1024);
         Nic a = link.a;
         Nic b = link.b;
@@ -66,6 +72,7 @@ public final class QpScale {
                 packets[0] / s, packets[1] / s, packets[0] * (double) SIZE / s / 1e6);
         Reference.reachabilityFence(a); // the devices hold the QPs being measured
         Reference.reachabilityFence(b);
+        return packets[0] / s;
     }
 
     /** Posts one WRITE per QP in turn, pumping the link every 64 posts; returns {messages, packets}. */

@@ -242,7 +242,7 @@ public final class Nic {
         checkPd(verb, pd);
         DeviceAttributes a = config.attributes();
         if (maxWr < 1 || maxWr > a.maxSrqWr()) throw error(verb, Errno.EINVAL, "max_wr " + maxWr + " not in 1.." + a.maxSrqWr());
-        if (maxSge < 1 || maxSge > a.maxSrqSge()) throw error(verb, Errno.EINVAL, "max_sge " + maxSge + " too large");
+        if (maxSge < 1 || maxSge > a.maxSrqSge()) throw error(verb, Errno.EINVAL, "max_sge " + maxSge + " not in 1.." + a.maxSrqSge());
         if (limit < 0 || limit > maxWr) throw error(verb, Errno.EINVAL, "srq_limit " + limit + " exceeds max_wr");
         pd.attach();
         return new SharedReceiveQueue(nextHandle++, pd, maxWr, maxSge, limit);

@@ -74,12 +74,12 @@ final class VerbChecks {
                          SharedReceiveQueue srq, QpCaps caps) {
         String verb = "ibv_create_qp";
         if (sendCq == null || recvCq == null) throw error(verb, Errno.EINVAL, "send and receive CQs are required");
-        if (caps.maxSendWr() < 1 || caps.maxSendWr() > a.maxQpWr()) throw error(verb, Errno.EINVAL, "max_send_wr out of range");
+        if (caps.maxSendWr() < 1 || caps.maxSendWr() > a.maxQpWr()) throw error(verb, Errno.EINVAL, "max_send_wr " + caps.maxSendWr() + " not in 1.." + a.maxQpWr());
         if (srq == null && (caps.maxRecvWr() < 1 || caps.maxRecvWr() > a.maxQpWr())) {
-            throw error(verb, Errno.EINVAL, "max_recv_wr out of range");
+            throw error(verb, Errno.EINVAL, "max_recv_wr " + caps.maxRecvWr() + " not in 1.." + a.maxQpWr());
         }
         if (caps.maxSendSge() < 1 || caps.maxSendSge() > a.maxSge() || caps.maxRecvSge() < 1 || caps.maxRecvSge() > a.maxSge()) {
-            throw error(verb, Errno.EINVAL, "max_send_sge/max_recv_sge out of range 1.." + a.maxSge());
+            throw error(verb, Errno.EINVAL, "max_send_sge " + caps.maxSendSge() + " or max_recv_sge " + caps.maxRecvSge() + " not in 1.." + a.maxSge());
         }
         if (caps.maxInlineData() < 0 || caps.maxInlineData() > a.maxInlineData()) {
             throw error(verb, Errno.EINVAL, "max_inline_data " + caps.maxInlineData() + " exceeds " + a.maxInlineData());

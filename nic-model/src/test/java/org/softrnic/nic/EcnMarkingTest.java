@@ -8,8 +8,6 @@ import org.softrnic.nic.sim.LinkFaults;
 import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpType;
-import org.softrnic.verbs.SendOpcode;
-import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.WcStatus;
 import org.softrnic.wire.frame.Ecn;
 
@@ -27,10 +25,7 @@ class EcnMarkingTest {
 
     private static void write64k(Pair p) {
         p.a.fill(0, 65536, 3);
-        SendWr w = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 65536);
-        w.remoteAddr = p.b.va(100_000);
-        w.rkey = p.b.mr.rkey();
-        p.a.post(w);
+        p.a.post(p.write(1, 0, 100_000, 65536));
         p.run();
         assertEquals(WcStatus.SUCCESS, p.a.sendCompletions().getFirst().status);
         RcBasicsTest.assertSameBytes(p.a.mem, 0, p.b.mem, 100_000, 65536);

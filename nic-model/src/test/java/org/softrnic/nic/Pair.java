@@ -175,6 +175,14 @@ final class Pair {
         s.nic.modifyToRts(s.qp, attr);
     }
 
+    /** A's RDMA WRITE of {@code len} bytes from its offset {@code localOff} to B's offset {@code remoteOff}. */
+    SendWr write(long wrId, long localOff, long remoteOff, int len) {
+        SendWr w = a.wr(wrId, org.softrnic.verbs.SendOpcode.RDMA_WRITE, localOff, len);
+        w.remoteAddr = b.va(remoteOff);
+        w.rkey = b.mr.rkey();
+        return w;
+    }
+
     long run() {
         return fabric.runUntilIdle();
     }

@@ -6,7 +6,6 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.WcStatus;
 import org.softrnic.wire.Opcode;
@@ -36,9 +35,7 @@ class PeerAddressTest {
         assertEquals(1, p.b.nic.counters().get(Counter.DROP_NOT_ROCE));
         assertEquals(0, p.b.mem.get(ValueLayout.JAVA_BYTE, 0), "nothing written");
         p.a.fill(0, 64, 0x11);
-        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 64);
-        wr.remoteAddr = p.b.va(0);
-        wr.rkey = p.b.mr.rkey();
+        SendWr wr = p.write(1, 0, 0, 64);
         p.a.post(wr);
         p.run();
         assertEquals(WcStatus.SUCCESS, p.a.sendCompletions().getFirst().status);

@@ -79,10 +79,7 @@ class ProtocolReviewTest {
     }
 
     static SendWr write(Pair p, long wrId, long localOff, long remoteOff, int len) {
-        SendWr w = p.a.wr(wrId, SendOpcode.RDMA_WRITE, localOff, len);
-        w.remoteAddr = p.b.va(remoteOff);
-        w.rkey = p.b.mr.rkey();
-        return w;
+        return p.write(wrId, localOff, remoteOff, len);
     }
 
     static void assertStatuses(List<WorkCompletion> wcs, WcStatus... expected) {

@@ -24,9 +24,7 @@ class StateTraceTest {
         Pair p = Pair.rc();
         List<String> resp = record(p.b.nic, StateTrace.Role.RESPONDER);
         List<String> comp = record(p.a.nic, StateTrace.Role.COMPLETER);
-        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 64);
-        wr.remoteAddr = p.b.va(0);
-        wr.rkey = p.b.mr.rkey();
+        SendWr wr = p.write(1, 0, 0, 64);
         p.a.post(wr);
         p.run();
         assertEquals(List.of("CHK_PSN", "CHK_OP_SEQ", "CHK_OP_VALID", "CHK_RESOURCE", "CHK_LENGTH", "CHK_RKEY", "EXECUTE", "COMPLETE",
@@ -37,9 +35,7 @@ class StateTraceTest {
     @Test
     void aDuplicateRequestGoesFromCheckPsnToDuplicateRequest() {
         Pair p = Pair.rc();
-        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 64);
-        wr.remoteAddr = p.b.va(0);
-        wr.rkey = p.b.mr.rkey();
+        SendWr wr = p.write(1, 0, 0, 64);
         p.a.post(wr);
         p.run();
         List<String> resp = record(p.b.nic, StateTrace.Role.RESPONDER);
@@ -79,9 +75,7 @@ class StateTraceTest {
         List<String> comp = record(p.a.nic, StateTrace.Role.COMPLETER);
         boolean[] dropped = {false};
         p.fabric.dropWhen(pk -> pk.from() == 1 && !dropped[0] && (dropped[0] = true)); // b's first ACK
-        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 64);
-        wr.remoteAddr = p.b.va(0);
-        wr.rkey = p.b.mr.rkey();
+        SendWr wr = p.write(1, 0, 0, 64);
         p.a.post(wr);
         p.run();
         assertEquals(List.of("ERROR_RETRY", "CHECK_PSN", "CHECK_ACK", "WRITE_SEND", "COMP_ACK", "UPDATE_COMP", "DONE"), comp);

@@ -90,16 +90,10 @@ class BadArgumentsTest {
                         a.qpState = QpState.INIT;
                         p.qpA.modify(a, QpAttrMask.STATE);
                     }),
-                    new Case("ibv_modify_qp(RTR to RTS, timeout 32)", Errno.EINVAL, "timeout", () -> {
-                        QpAttr a = QpAttr.rcConnect(Gid.parse("10.1.0.2"), p.qpB.qpn(), Mtu.MTU_1024);
-                        a.timeout = 32;
-                        fresh.modifyToRts(a);
-                    }),
-                    new Case("ibv_modify_qp(RTR to RTS, retry_cnt 8)", Errno.EINVAL, "retry_cnt", () -> {
-                        QpAttr a = QpAttr.rcConnect(Gid.parse("10.1.0.2"), p.qpB.qpn(), Mtu.MTU_1024);
-                        a.retryCnt = 8;
-                        fresh2.modifyToRts(a);
-                    }),
+                    new Case("ibv_modify_qp(RTR to RTS, timeout 32)", Errno.EINVAL, "timeout",
+                            () -> connect(fresh, p.qpB, a -> a.timeout = 32)),
+                    new Case("ibv_modify_qp(RTR to RTS, retry_cnt 8)", Errno.EINVAL, "retry_cnt",
+                            () -> connect(fresh2, p.qpB, a -> a.retryCnt = 8)),
                     new Case("ibv_modify_qp(RTS to RTS, min_rnr_timer 32)", Errno.EINVAL, "min_rnr_timer", () -> {
                         QpAttr a = new QpAttr();
                         a.minRnrTimer = 32;
@@ -167,5 +161,12 @@ class BadArgumentsTest {
             p.qpA.postSend(w);
             assertEquals(WcStatus.SUCCESS, ApiPair.awaitOk(p.cqA).status);
         }
+    }
+
+    /** Connects {@code qp} to B's {@code peer} from RESET to RTS with one attribute changed by {@code change}. */
+    private static void connect(QueuePair qp, QueuePair peer, java.util.function.Consumer<QpAttr> change) {
+        QpAttr a = QpAttr.rcConnect(Gid.parse("10.1.0.2"), peer.qpn(), Mtu.MTU_1024);
+        change.accept(a);
+        qp.modifyToRts(a);
     }
 }

@@ -38,7 +38,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     private final Set<SoftContext> contexts = ConcurrentHashMap.newKeySet();
     /** The model's objects and this API's, for async events; touched on the model's thread only. */
     final Map<Object, Object> apiOf = new IdentityHashMap<>();
-    /** lkey to region, replaced whole on every registration, so posting threads read it without a lock. */
+    /** lkey to region, read by posting threads without a lock (regions keep their lkey: REG_MR is refused here). */
     private final RegionTable regions = new RegionTable();
     private final int maxInline;
     private volatile boolean closed;

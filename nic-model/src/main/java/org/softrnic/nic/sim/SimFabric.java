@@ -175,9 +175,8 @@ public final class SimFabric {
             for (Nic n : nics) nextTimer = Math.min(nextTimer, n.nextDeadline());
             InFlight next = inFlight.peek();
             long nextPacket = next == null ? Long.MAX_VALUE : next.at();
-            if (nextPacket == Long.MAX_VALUE && nextTimer != Long.MAX_VALUE) {
-                // nothing in flight, so the clock jumps to a timer: to exactly the earliest, never to one since
-                // moved or cleared (with packets in flight a stale one only costs a turn that fires nothing)
+            if (nextTimer < nextPacket) {
+                // the clock would move to a timer: to exactly the earliest, never to one since moved or cleared
                 nextTimer = Long.MAX_VALUE;
                 for (Nic n : nics) nextTimer = Math.min(nextTimer, n.exactNextDeadline());
             }

@@ -22,7 +22,7 @@ final class Timers {
     /** A QP's earlier deadline went from {@code before} to {@code after}. */
     void moved(long before, long after) {
         if (before == QpContext.NEVER && after != QpContext.NEVER) armedQps++;
-        else if (before != QpContext.NEVER && after == QpContext.NEVER) armedQps--;
+        else if (before != QpContext.NEVER && after == QpContext.NEVER && --armedQps == 0) earliest = QpContext.NEVER;
         if (after < earliest) earliest = after;
     }
 
@@ -46,13 +46,20 @@ final class Timers {
     void run(long now, Completer completer) {
         if (armedQps == 0 || now < earliest) return;
         earliest = QpContext.NEVER;
-        // a timer can change other QPs' state (a CQ overflow), never the set of QPs, so one pass is enough; a
-        // QP scanned before one that re-arms it has told moved()
-        for (int i = 0, n = contexts.slots(); i < n; i++) {
-            QpContext c = contexts.valueAt(i);
-            if (c == null) continue;
-            if (c.comp.next() <= now) completer.timers(c, now);
-            earliest = Math.min(earliest, c.comp.next());
+        boolean scanned = false;
+        try {
+            // a timer can change other QPs' state (a CQ overflow), never the set of QPs, so one pass is enough;
+            // a QP scanned before one that re-arms it has told moved()
+            for (int i = 0, n = contexts.slots(); i < n; i++) {
+                QpContext c = contexts.valueAt(i);
+                if (c == null) continue;
+                if (c.comp.next() <= now) completer.timers(c, now);
+                earliest = Math.min(earliest, c.comp.next());
+            }
+            scanned = true;
+        } finally {
+            // a pass cut short by a failure saw only some QPs: the next turn scans them all again
+            if (!scanned) earliest = Math.min(earliest, now);
         }
     }
 }

@@ -33,6 +33,8 @@ public enum Counter {
     DROP_BAD_PKEY("drop_bad_pkey"),
     DROP_UC_SEQUENCE("drop_uc_sequence"),
     DROP_GHOST_ACK("drop_ghost_ack"),
+    /** An ACK whose AETH syndrome has the reserved type (binary 10): nothing to act on. */
+    DROP_BAD_SYNDROME("drop_bad_syndrome"),
     /** An ACK or NAK whose PSN lies inside an outstanding READ's response range (rxe's check_psn ignores it). */
     DROP_ACK_INSIDE_READ("drop_ack_inside_read"),
     /** A duplicate READ naming another rkey, or reaching outside the READ it repeats (rxe's duplicate_request). */

@@ -426,14 +426,15 @@ class ProtocolReviewTest {
     }
 
     // 15b. An AETH syndrome with the reserved bit 7 set (0x9f would read as an ACK from bits 6-5 alone) is no
-    //      acknowledgement: dropped as malformed, and the WRITE completes with B's real ACK.
+    //      acknowledgement: dropped and counted (drop_bad_syndrome), and the WRITE completes with B's real ACK.
     @Test
     void aSyndromeWithTheReservedBitSetIsNoAcknowledgement() {
         Pair p = Pair.rc();
         p.a.post(write(p, 1, 0, 0, 64));
         p.fabric.inject(p.a.nic, ackToA(p, 0x9f, 0x100));
         assertTrue(p.a.sendCompletions().isEmpty(), "not completed by the reserved syndrome");
-        assertEquals(1, p.a.nic.counters().get(Counter.DROP_MALFORMED));
+        assertEquals(1, p.a.nic.counters().get(Counter.DROP_BAD_SYNDROME));
+        assertEquals(0, p.a.nic.counters().get(Counter.DROP_MALFORMED), "a packet counted in rcvd_pkts is not also malformed");
         p.run();
         assertStatuses(p.a.sendCompletions(), WcStatus.SUCCESS);
     }

@@ -126,7 +126,8 @@ final class Completer {
         int syndrome = k.p.aeth().syndrome();
         AethType type = AethType.of(syndrome);
         if (type != AethType.ACK && type != AethType.RNR_NAK && type != AethType.NAK) {
-            engine.counters.inc(Counter.DROP_MALFORMED);
+            // counted apart from drop_malformed, which counts packets refused before rcvd_pkts
+            engine.counters.inc(Counter.DROP_BAD_SYNDROME);
             return State.EXIT;
         }
         // an ACK covers its own PSN; a NAK every PSN before the one it names

@@ -36,7 +36,7 @@ import org.softrnic.verbs.WorkCompletion;
  * responder's answers (READ responses, ACKs) far more often than the requests. Every WR must complete exactly once and in order, memory
  * must equal a simple reference model, and an error completion is allowed only when a retry budget really
  * ran out. A failure names its seed; {@code -Dsoftrnic.seed=N} replays exactly that run, and
- * {@code -Dsoftrnic.seeds=N} runs seeds 1..N (32 by default; {@code -Dsoftrnic.from=S} starts at S: scripts/sim-seeds); {@code -Dsoftrnic.debug} prints each run's
+ * {@code -Dsoftrnic.seeds=N} runs seeds 1..N (64 by default; {@code -Dsoftrnic.from=S} starts at S: scripts/sim-seeds); {@code -Dsoftrnic.debug} prints each run's
  * completions, counters and QP states.
  */
 class RandomWorkloadTest {
@@ -57,7 +57,7 @@ class RandomWorkloadTest {
     static void forEachSeed(String what, java.util.function.LongConsumer body) {
         String fixed = System.getProperty("softrnic.seed");
         long from = fixed != null ? Long.parseLong(fixed) : Long.getLong("softrnic.from", 1);
-        long to = fixed != null ? from : from + Long.getLong("softrnic.seeds", 32) - 1;
+        long to = fixed != null ? from : from + Long.getLong("softrnic.seeds", 64) - 1;
         for (long seed = from; seed <= to; seed++) {
             try {
                 body.accept(seed);

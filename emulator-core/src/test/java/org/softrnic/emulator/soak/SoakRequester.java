@@ -103,6 +103,7 @@ final class SoakRequester {
                 }
             }
             if (failure == null && minute < minutes) out.println("end");
+            if (failure != null) System.out.println("requester counters: " + nonZero(dev.counters()));
             for (QueuePair qp : qps) qp.close();
         }
         String growth = failure == null ? Growth.check(series) : null;
@@ -117,6 +118,12 @@ final class SoakRequester {
         System.out.printf("soak passed: %d minutes, %,d completions, %,d rounds, every byte verified, no growth (%s)%n", minutes,
                 completions, roundsVerified, Growth.describe(series));
         return 0;
+    }
+
+    static java.util.Map<String, Long> nonZero(java.util.Map<String, Long> counters) {
+        java.util.Map<String, Long> m = new java.util.TreeMap<>(counters);
+        m.values().removeIf(v -> v == 0);
+        return m;
     }
 
     private void start(int lane, QueuePair qp, MemoryRegion mr, Endpoint remote) {

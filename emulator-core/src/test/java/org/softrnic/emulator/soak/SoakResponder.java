@@ -84,6 +84,7 @@ final class SoakResponder {
                     }
                 }
                 sampler.join(5000);
+                System.out.println("counters: " + SoakRequester.nonZero(dev.counters()));
                 for (QueuePair qp : qps) qp.close();
             }
         }

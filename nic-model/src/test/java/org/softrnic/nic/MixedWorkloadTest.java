@@ -58,9 +58,16 @@ class MixedWorkloadTest {
     /** A posted receive: its buffer in B's memory. */
     record Recv(long wrId, long off, int length) {}
 
+    /** Across the seeds of one run: what the workloads exercised, so that a run that tested nothing fails. */
+    static long rnrNaks, unsignaled, srqRuns, udRuns, ucRuns;
+
     @Test
     void mixedWorkloadsOnEveryTransportMatchTheModel() {
         RandomWorkloadTest.forEachSeed("mixed seed", MixedWorkloadTest::run);
+        if (System.getProperty("softrnic.seed") == null && Long.getLong("softrnic.seeds", 64) >= 64) {
+            String seen = "RNR NAKs " + rnrNaks + ", unsignaled WRs " + unsignaled + ", SRQ runs " + srqRuns + ", UD runs " + udRuns + ", UC runs " + ucRuns;
+            assertTrue(rnrNaks > 0 && unsignaled > 0 && srqRuns > 0 && udRuns > 0 && ucRuns > 0, seen);
+        }
     }
 
     static void run(long seed) {
@@ -191,6 +198,11 @@ class MixedWorkloadTest {
         }
         fabric.runUntilIdle();
 
+        rnrNaks += nb.counters().get(Counter.SEND_RNR_ERR);
+        unsignaled += ops.stream().filter(o -> !o.signaled()).count();
+        if (useSrq) srqRuns++;
+        if (type == QpType.UD) udRuns++;
+        if (type == QpType.UC) ucRuns++;
         List<WorkCompletion> sent = RandomWorkloadTest.poll(a.cq);
         List<WorkCompletion> received = RandomWorkloadTest.poll(b.cq);
         boolean exhausted = na.counters().get(Counter.RETRY_EXCEEDED_ERR) + na.counters().get(Counter.RETRY_RNR_EXCEEDED_ERR) > 0;

@@ -217,6 +217,31 @@ class RcErrorPathsTest {
         assertEquals(WcStatus.SUCCESS, only(p.b.recvCompletions()));
     }
 
+    /**
+     * The packet after an RNR-NAKed SEND arrives out of sequence and draws a PSN sequence NAK for the same PSN:
+     * an echo of the RNR, not a loss. It must not spend retry_cnt (here 0), or a slow receiver would fail a
+     * connection that lost nothing.
+     */
+    @Test
+    void theSequenceNakThatFollowsAnRnrNakCostsNoRetry() {
+        Pair p = new Pair(QpType.RC, Mtu.MTU_1024, 1, a -> a.retryCnt = 0);
+        for (int round = 0; round < 3; round++) {
+            p.a.post(p.a.wr(10 + round, SendOpcode.SEND, 0, 64));
+            p.a.post(p.write(20 + round, 0, 4096, 64));
+            p.fabric.run(p.fabric.clock().nanoTime() + 3_000_000);
+            assertTrue(p.a.sendCompletions().isEmpty(), "waiting for a receive");
+            p.b.postRecv(round, 0, 64);
+            p.run();
+            var done = p.a.sendCompletions();
+            assertEquals(2, done.size(), done.toString());
+            assertTrue(done.stream().allMatch(c -> c.status == WcStatus.SUCCESS), done.toString());
+        }
+        assertTrue(p.b.nic.counters().get(Counter.OUT_OF_SEQ_REQUEST) >= 3, "each RNR NAK was echoed by a sequence NAK");
+        // the echo finds its WQEs waiting out the RNR timer, sent again by nobody yet: nothing to go back for
+        assertEquals(p.b.nic.counters().get(Counter.OUT_OF_SEQ_REQUEST), p.a.nic.counters().get(Counter.DROP_GHOST_ACK));
+        assertEquals(0, p.a.nic.counters().get(Counter.COMPLETER_RETRY_ERR), "no retry spent");
+    }
+
     @Test
     void rnrRetryLimitExceeded() {
         Pair p = new Pair(QpType.RC, Mtu.MTU_1024, 1, a -> a.rnrRetry = 2);

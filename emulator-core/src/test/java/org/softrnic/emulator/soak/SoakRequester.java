@@ -52,7 +52,7 @@ final class SoakRequester {
     int run(int rocePort, int oobPort, int minutes) throws Exception {
         List<Sample[]> series = new ArrayList<>();
         try (SoftRnic dev = SoftRnic.open(SoftRnicConfig.builder().name("soak-requester").gid("127.0.0.1").mtu(4096)
-                     .udpPort(rocePort).link("udp:127.0.0.1:" + rocePort).build());
+                     .udpPort(rocePort).link("udp:127.0.0.1:" + rocePort).progress("inline").build());
              RdmaContext ctx = dev.open();
              Arena arena = Arena.ofShared();
              ProtectionDomain pd = ctx.allocPd();
@@ -68,7 +68,7 @@ final class SoakRequester {
                 Endpoint local = Endpoint.of(ctx, qps[i]);
                 out.println(local.toJson());
                 remote[i] = Endpoint.fromJson(in.readLine());
-                qps[i].connect(local, remote[i]);
+                qps[i].connect(local, remote[i], Traffic::patient);
             }
             for (int i = 0; i < qps.length; i++) expectedWord[i] = 0;
             WorkCompletion[] wcs = new WorkCompletion[64];

@@ -40,7 +40,7 @@ final class SoakResponder {
 
     void run(int rocePort) throws Exception {
         try (SoftRnic dev = SoftRnic.open(SoftRnicConfig.builder().name("soak-responder").gid("127.0.0.2").mtu(4096)
-                     .udpPort(rocePort).link("udp:127.0.0.2:" + rocePort).build());
+                     .udpPort(rocePort).link("udp:127.0.0.2:" + rocePort).progress("inline").build());
              RdmaContext ctx = dev.open();
              Arena arena = Arena.ofShared();
              ProtectionDomain pd = ctx.allocPd();
@@ -59,7 +59,7 @@ final class SoakResponder {
                 for (int i = 0; i < qps.length; i++) {
                     Endpoint local = Endpoint.of(ctx, qps[i]).withRegion(target);
                     out.println(local.toJson());
-                    qps[i].connect(local, Endpoint.fromJson(in.readLine()));
+                    qps[i].connect(local, Endpoint.fromJson(in.readLine()), Traffic::patient);
                 }
                 for (int i = 0; i < qps.length; i++) for (int j = 0; j < Traffic.RECVS_PER_QP; j++) post(qps[i], recvs, i * Traffic.RECVS_PER_QP + j);
                 Thread sampler = Thread.ofPlatform().daemon().start(() -> answer(in, out));

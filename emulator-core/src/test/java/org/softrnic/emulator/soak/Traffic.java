@@ -17,6 +17,15 @@ final class Traffic {
     private Traffic() {
     }
 
+    /**
+     * One process polls its CQ and drives its device on one thread (progress inline, as perftest's one thread
+     * does), and waits half a second for an ACK (timeout 17) before going back: a soak measures growth, and a
+     * process that a busy machine leaves unscheduled for a moment must not end it with IBV_WC_RETRY_EXC_ERR.
+     */
+    static void patient(org.softrnic.verbs.QpAttr attr) {
+        attr.timeout = 17;
+    }
+
     static void fillSend(MemorySegment s, long off, int lane, long seq, int length) {
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, off, (long) lane << 32 | length);
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, off + 8, seq);

@@ -25,6 +25,11 @@ public final class QpScale {
 
     public static void main(String[] args) {
         double seconds = args.length > 0 && args[0].equals("--quick") ? 0.5 : 2.0;
+        if (args.length == 2 && args[0].equals("--only")) {
+            // one row alone, for a profiler
+            run(Integer.parseInt(args[1]), 10.0);
+            return;
+        }
         System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin, one thread, no I/O:%n", SIZE);
         System.out.printf("%8s %20s %20s %14s %14s %12s%n", "QPs", "heap/new QP [B]", "heap/used QP [B]", "messages/s",
                 "packets/s", "MB/s");

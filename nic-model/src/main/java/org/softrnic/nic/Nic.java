@@ -393,6 +393,14 @@ public final class Nic {
         engine.transmitTap(out);
     }
 
+    /**
+     * Bounds the RC PSNs this device keeps in flight over all its QPs, for a link that drops what it cannot
+     * hold (a kernel UDP socket); 0, the default, for none.
+     */
+    public void txWindow(int psns) {
+        engine.txWindow(psns);
+    }
+
     /** No later than the earliest timer deadline (cheap, for a loop's every turn); Long.MAX_VALUE when none is armed. */
     public long nextDeadline() {
         return engine.nextDeadline();

@@ -45,6 +45,11 @@ public interface Port extends PacketSink, AutoCloseable {
     default void resolve(org.softrnic.verbs.Gid dgid) {
     }
 
+    /** The RC PSNs the device may keep in flight over all its QPs before this link starts to drop, or 0: no bound. */
+    default int txWindow() {
+        return 0;
+    }
+
     /** Packets this port dropped on the way out (loss injected, no such destination, full queues). */
     long dropped();
 

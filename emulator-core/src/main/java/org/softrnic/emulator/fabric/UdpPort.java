@@ -46,6 +46,11 @@ public final class UdpPort implements Port {
     }
 
     @Override
+    public int txWindow() {
+        return link.txWindow();
+    }
+
+    @Override
     public LinkProfile profile() {
         return link.profile();
     }

@@ -132,6 +132,18 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         return localPort;
     }
 
+    /**
+     * The RC PSNs a device on this link may keep in flight (see {@code Nic.txWindow}): what a receive buffer
+     * like this socket's holds, at 8 KiB of kernel memory per datagram (a 4 KiB-MTU packet's skb), at least 32.
+     */
+    public int txWindow() {
+        try {
+            return Math.max(32, channel.getOption(java.net.StandardSocketOptions.SO_RCVBUF) / 8192);
+        } catch (IOException e) {
+            return 32;
+        }
+    }
+
     /** The UDP destination port this link's device expects in its packets' headers. */
     public int rocePort() {
         return rocePort;

@@ -105,7 +105,17 @@ public final class Engine {
 
     public void removeQp(QueuePair qp) {
         QpContext c = contexts.remove(qp.qpn());
-        if (c != null) c.comp.disarm();
+        if (c != null) {
+            c.comp.disarm();
+            txWindow.forget(c);
+        }
+    }
+
+    final TxWindow txWindow = new TxWindow();
+
+    /** Bounds the RC PSNs in flight over all QPs (see {@link TxWindow}); 0: no bound. */
+    public void txWindow(int psns) {
+        txWindow.limit(psns);
     }
 
     private QpContext ctx(QueuePair qp) {
@@ -123,10 +133,12 @@ public final class Engine {
             qp.sq().clear();
             if (qp.rq() != null) qp.rq().clear();
             c.comp.disarm();
+            txWindow.forget(c);
             QpContext fresh = new QpContext(qp, timers);
             contexts.put(qp.qpn(), fresh);
             return;
         }
+        txWindow.recount(c); // a QP that leaves RTS has nothing in flight any more
         if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) c.resp.sizeResources(a.maxDestRdAtomic);
         if ((mask & QpAttrMask.RQ_PSN) != 0) {
             c.resp.psn = a.rqPsn & Psn.MASK;
@@ -274,6 +286,11 @@ public final class Engine {
         }
         if (op.isRequest()) responder.receive(c, view);
         else completer.receive(c, view);
+        if (txWindow.limit() > 0) {
+            // an ACK frees room in the device's window for the QPs waiting on it; an error takes a QP's share away
+            txWindow.recount(c);
+            txWindow.serve(requester);
+        }
     }
 
     /** No later than the earliest timer deadline of any QP (see {@link Timers}); Long.MAX_VALUE when none is armed. */
@@ -289,6 +306,7 @@ public final class Engine {
     /** Fires every timer whose deadline has passed. */
     public void runTimers() {
         timers.run(clock.nanoTime(), completer);
+        if (txWindow.limit() > 0) txWindow.serve(requester);
     }
 
     // ---- completions and errors, shared by the three roles

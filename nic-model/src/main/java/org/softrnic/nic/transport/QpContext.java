@@ -25,6 +25,9 @@ final class QpContext {
     /** RC/UC: the peer's GID and the local GID the QP uses; packets must come from the one to the other (rxe check_addr). */
     org.softrnic.verbs.Gid peerGid;
     org.softrnic.verbs.Gid localGid;
+    /** What this QP adds to the device's {@link TxWindow}, and whether it waits there for room. */
+    int txCounted;
+    boolean txWaiting;
 
     QpContext(QueuePair qp, Timers timers) {
         this.qp = qp;

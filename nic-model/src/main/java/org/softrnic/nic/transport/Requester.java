@@ -26,7 +26,7 @@ import org.softrnic.wire.frame.FrameWriter;
  */
 final class Requester {
     /** Why the requester stopped (rxe's named exits): for tests and traces. */
-    enum Stop { NOT_RTS, QUEUE_EMPTY, FENCE, RD_ATOMIC_LIMIT, WINDOW_FULL, RNR_WAIT, LOCAL_WAIT, ERROR, DRAINING }
+    enum Stop { NOT_RTS, QUEUE_EMPTY, FENCE, RD_ATOMIC_LIMIT, WINDOW_FULL, DEVICE_WINDOW, RNR_WAIT, LOCAL_WAIT, ERROR, DRAINING }
 
     private final Engine engine;
 
@@ -64,11 +64,14 @@ final class Requester {
                 if (rc && w.opcode.needsResponse() && c.req.outstandingReadAtomic >= qp.attr().maxRdAtomic) {
                     return Stop.RD_ATOMIC_LIMIT;
                 }
+                // the device's window admits whole messages: a message half sent would hold its share with no ACK to come
+                if (rc && !engine.txWindow.allows(c)) return Stop.DEVICE_WINDOW;
                 if (!start(c, w)) return Stop.ERROR;
             }
             // rxe sends while req.psn <= comp.psn + RXE_MAX_UNACKED_PSNS
             if (rc && Psn.diff(c.req.psn, c.comp.psn) > Engine.MAX_UNACKED_PSNS) return Stop.WINDOW_FULL;
             sendPacket(c, w);
+            if (rc) engine.txWindow.recount(c); // the next QP's admission sees this packet
         }
     }
 

@@ -14,14 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.mem.MemoryRegion;
-import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.SharedReceiveQueue;
 import org.softrnic.nic.sim.LinkFaults;
 import org.softrnic.nic.sim.SimFabric;
-import org.softrnic.verbs.Access;
 import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpCaps;
@@ -79,8 +76,8 @@ class MixedWorkloadTest {
         Mtu mtu = Mtu.values()[r.nextInt(Mtu.values().length)];
         Nic na = fabric.add(NicConfig.of("a", Pair.GID_A, seed).withMtu(Mtu.MTU_4096));
         Nic nb = fabric.add(NicConfig.of("b", Pair.GID_B, seed + 7).withMtu(Mtu.MTU_4096));
-        Side a = new Side(na);
-        Side b = new Side(nb);
+        RandomWorkloadTest.Side a = new RandomWorkloadTest.Side(na, MEM);
+        RandomWorkloadTest.Side b = new RandomWorkloadTest.Side(nb, MEM);
         boolean useSrq = r.nextBoolean();
         SharedReceiveQueue srq = useSrq ? nb.createSrq(b.pd, 1024, 1, 0) : null;
         int qps = 1 + r.nextInt(4);
@@ -99,8 +96,8 @@ class MixedWorkloadTest {
                 x.rnrRetry = 7;
                 x.minRnrTimer = 1;
             };
-            Pair.connect(a.wrap(qa[q]), b.wrap(qb[q]), Pair.GID_B, type, mtu, psnA, psnB, t);
-            Pair.connect(b.wrap(qb[q]), a.wrap(qa[q]), Pair.GID_A, type, mtu, psnB, psnA, t);
+            Pair.connect(a.asPairSide(qa[q]), b.asPairSide(qb[q]), Pair.GID_B, type, mtu, psnA, psnB, t);
+            Pair.connect(b.asPairSide(qb[q]), a.asPairSide(qa[q]), Pair.GID_A, type, mtu, psnB, psnA, t);
         }
         MemorySegment refA = Arena.ofAuto().allocate(MEM), refB = Arena.ofAuto().allocate(MEM);
         fill(a.mem, refA, r);
@@ -155,7 +152,7 @@ class MixedWorkloadTest {
         }
         Map<Long, Integer> recvQp = new HashMap<>();
         for (int q = 0; q < qps; q++) for (Recv rv : perQp.get(q)) recvQp.put(rv.wrId(), q);
-        for (int i = 0; i < postedEarly; i++) postRecv(nb, srq, qb, recvQp, order.get(i), b.mr.lkey());
+        for (int i = 0; i < postedEarly; i++) postRecv(nb, srq, qb, recvQp, order.get(i), b.mr);
 
         // post, with some time passing between
         Map<Integer, ArrayDeque<Op>> messages = new HashMap<>();
@@ -194,7 +191,7 @@ class MixedWorkloadTest {
         if (lateRecvs) {
             // long enough for RNR NAKs (min_rnr_timer 1: 0.01 ms) and their retries
             fabric.run(fabric.clock().nanoTime() + 2_000_000);
-            for (int i = postedEarly; i < needed; i++) postRecv(nb, srq, qb, recvQp, order.get(i), b.mr.lkey());
+            for (int i = postedEarly; i < needed; i++) postRecv(nb, srq, qb, recvQp, order.get(i), b.mr);
         }
         fabric.runUntilIdle();
 
@@ -328,11 +325,11 @@ class MixedWorkloadTest {
         return i == sub.size();
     }
 
-    private static void postRecv(Nic nb, SharedReceiveQueue srq, QueuePair[] qb, Map<Long, Integer> recvQp, Recv rv, int lkey) {
+    private static void postRecv(Nic nb, SharedReceiveQueue srq, QueuePair[] qb, Map<Long, Integer> recvQp, Recv rv, MemoryRegion mr) {
         RecvWr w = new RecvWr(1);
         w.wrId = rv.wrId();
         w.numSge = 1;
-        w.sgList[0].set(rv.off(), rv.length(), lkey);
+        w.sgList[0].set(mr.iova() + rv.off(), rv.length(), mr.lkey());
         if (srq != null) nb.postSrqRecv(srq, w);
         else nb.postRecv(qb[recvQp.get(rv.wrId())], w);
     }
@@ -341,27 +338,5 @@ class MixedWorkloadTest {
         java.util.SplittableRandom s = new java.util.SplittableRandom(r.nextLong());
         for (long i = 0; i < MEM; i += 8) real.set(ValueLayout.JAVA_LONG_UNALIGNED, i, s.nextLong());
         MemorySegment.copy(real, 0, ref, 0, MEM);
-    }
-
-    /** One device's PD, memory and CQ, shared by all its QPs. */
-    static final class Side {
-        final Nic nic;
-        final ProtectionDomain pd;
-        final MemorySegment mem = Arena.ofAuto().allocate(MEM, 8);
-        final MemoryRegion mr;
-        final CompletionQueue cq;
-
-        Side(Nic nic) {
-            this.nic = nic;
-            this.pd = nic.allocPd();
-            this.mr = nic.regMr(pd, mem, 0, Access.LOCAL_WRITE | Access.REMOTE_ANY);
-            this.cq = nic.createCq(4096);
-        }
-
-        Pair.Side wrap(QueuePair qp) {
-            Pair.Side s = Pair.Side.wrap(nic, pd, mem, mr, cq);
-            s.qp = qp;
-            return s;
-        }
     }
 }

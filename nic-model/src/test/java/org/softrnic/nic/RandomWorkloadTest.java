@@ -431,12 +431,17 @@ class RandomWorkloadTest {
     static final class Side {
         final Nic nic;
         final ProtectionDomain pd;
-        final MemorySegment mem = Arena.ofAuto().allocate(MEM, 8);
+        final MemorySegment mem;
         final MemoryRegion mr;
         final CompletionQueue cq;
 
         Side(Nic nic) {
+            this(nic, MEM);
+        }
+
+        Side(Nic nic, int memBytes) {
             this.nic = nic;
+            this.mem = Arena.ofAuto().allocate(memBytes, 8);
             this.pd = nic.allocPd();
             this.mr = nic.regMr(pd, mem, Access.LOCAL_WRITE | Access.REMOTE_ANY);
             this.cq = nic.createCq(4096);

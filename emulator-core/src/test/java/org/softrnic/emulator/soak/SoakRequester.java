@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.soft.SoftRnic;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.CompletionQueue;
@@ -51,8 +50,7 @@ final class SoakRequester {
     /** Returns 0 when every byte verified and nothing grew, else 1. */
     int run(int rocePort, int oobPort, int minutes) throws Exception {
         List<Sample[]> series = new ArrayList<>();
-        try (SoftRnic dev = SoftRnic.open(SoftRnicConfig.builder().name("soak-requester").gid("127.0.0.1").mtu(4096)
-                     .udpPort(rocePort).link("udp:127.0.0.1:" + rocePort).progress("inline").build());
+        try (SoftRnic dev = Traffic.device("soak-requester", "127.0.0.1", rocePort);
              RdmaContext ctx = dev.open();
              Arena arena = Arena.ofShared();
              ProtectionDomain pd = ctx.allocPd();

@@ -10,7 +10,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
-import org.softrnic.emulator.config.SoftRnicConfig;
 import org.softrnic.emulator.soft.SoftRnic;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.CompletionQueue;
@@ -39,8 +38,7 @@ final class SoakResponder {
     private volatile boolean done;
 
     void run(int rocePort) throws Exception {
-        try (SoftRnic dev = SoftRnic.open(SoftRnicConfig.builder().name("soak-responder").gid("127.0.0.2").mtu(4096)
-                     .udpPort(rocePort).link("udp:127.0.0.2:" + rocePort).progress("inline").build());
+        try (SoftRnic dev = Traffic.device("soak-responder", "127.0.0.2", rocePort);
              RdmaContext ctx = dev.open();
              Arena arena = Arena.ofShared();
              ProtectionDomain pd = ctx.allocPd();

@@ -26,6 +26,12 @@ final class Traffic {
         attr.timeout = 17;
     }
 
+    /** One end's device on {@code ip}, at MTU 4096, its socket on the RoCE port, driven by the caller's thread. */
+    static org.softrnic.emulator.soft.SoftRnic device(String name, String ip, int rocePort) {
+        return org.softrnic.emulator.soft.SoftRnic.open(org.softrnic.emulator.config.SoftRnicConfig.builder().name(name).gid(ip)
+                .mtu(4096).udpPort(rocePort).link("udp:" + ip + ":" + rocePort).progress("inline").build());
+    }
+
     static void fillSend(MemorySegment s, long off, int lane, long seq, int length) {
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, off, (long) lane << 32 | length);
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, off + 8, seq);

@@ -9,7 +9,14 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.softrnic.emulator.config.FaultConfig;
+import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpInitAttr;
+import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
@@ -42,6 +49,39 @@ class FramePortTest {
             assertTrue(a.get("link_dropped") > 0, "A's port dropped packets: " + a);
             assertTrue(a.get("rcvd_seq_err") + a.get("completer_retry_err") > 0, "A went back and sent again: " + a);
             assertTrue(b.get("out_of_seq_request") + b.get("duplicate_request") > 0, "B saw the gap or the repeat: " + b);
+        }
+    }
+
+    /**
+     * rxe's check_addr on the frame path: B's second QP expects its peer at 10.9.0.3, so A's packets to it, from
+     * 10.9.0.1, are dropped and counted (drop_wrong_peer), write nothing, and end A's WRITE in
+     * IBV_WC_RETRY_EXC_ERR; the pair next to it carries its data as before.
+     */
+    @Test
+    void aQpTakesNothingFromAnAddressThatIsNotItsPeer() throws Exception {
+        try (ApiPair p = new ApiPair(ApiPair.Kind.FRAMES, FaultConfig.NONE, Mtu.MTU_1024)) {
+            QueuePair qa = p.keep(p.pdA.createQp(QpInitAttr.rc(p.cqA, new QpCaps(4, 4, 1, 1, 0))));
+            QueuePair qb = p.keep(p.pdB.createQp(QpInitAttr.rc(p.cqB, new QpCaps(4, 4, 1, 1, 0))));
+            QpAttr toB = p.connect(p.b, qb, Mtu.MTU_1024);
+            toB.timeout = 8; // about 1 ms: the WRITE gives up soon
+            toB.retryCnt = 1;
+            qa.modifyToRts(toB);
+            QpAttr toElsewhere = QpAttr.rcConnect(Gid.parse("10.9.0.3"), qa.qpn(), Mtu.MTU_1024);
+            qb.modifyToRts(toElsewhere);
+            MemorySegment b = p.memB();
+            b.asSlice(0, 4096).fill((byte) 0x5a);
+            p.memA().asSlice(0, 4096).fill((byte) 1);
+            SendWr wr = new SendWr(1).sge(p.mrA.addr(), 4096, p.mrA.lkey());
+            wr.opcode = SendOpcode.RDMA_WRITE;
+            wr.sendFlags = SendFlags.SIGNALED;
+            wr.remoteAddr = p.mrB.addr();
+            wr.rkey = p.mrB.rkey();
+            qa.postSend(wr);
+            WorkCompletion wc = ApiPair.await(p.cqA, 1).getFirst();
+            assertEquals(WcStatus.RETRY_EXC_ERR, wc.status, wc.toString());
+            assertTrue(p.devB.counters().get("drop_wrong_peer") > 0, p.devB.counters().toString());
+            for (int i = 0; i < 4096; i++) assertEquals((byte) 0x5a, b.get(ValueLayout.JAVA_BYTE, i), "byte " + i + " written");
+            writeAndCheck(p, 4, 4096);
         }
     }
 

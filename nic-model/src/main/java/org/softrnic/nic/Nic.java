@@ -319,7 +319,7 @@ public final class Nic {
         if (wrong != null) throw error(verb, Errno.EINVAL, wrong);
         VerbChecks.qpAttr(verb, config, qp, attr, mask);
         qp.apply(attr, mask);
-        if (next == QpState.RTR && qp.type() == QpType.UD) qp.attr().pathMtu = config.activeMtu();
+        if (next == QpState.RTR && qp.type() == QpType.UD) qp.pathMtu(config.activeMtu());
         qp.state(next);
         engine.modified(qp, current, mask);
     }

@@ -2,6 +2,7 @@ package org.softrnic.nic.qp;
 
 import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.mem.ProtectionDomain;
+import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpAttrMask;
 import org.softrnic.verbs.QpCaps;
@@ -64,7 +65,16 @@ public final class QueuePair {
 
     /** The path MTU in bytes; UD QPs use the port's active MTU, which the device sets here at RTR. */
     public int mtuBytes() {
-        return attr.pathMtu.bytes;
+        return mtuBytes;
+    }
+
+    /** Kept beside the QP's other hot fields: the attributes are another object, another cache miss a packet. */
+    private int mtuBytes = Mtu.MTU_1024.bytes;
+
+    /** Sets the path MTU (the device's, for UD at RTR). */
+    public void pathMtu(Mtu mtu) {
+        attr.pathMtu = mtu;
+        mtuBytes = mtu.bytes;
     }
 
     @Override
@@ -80,7 +90,7 @@ public final class QueuePair {
         if ((mask & QpAttrMask.PORT) != 0) q.portNum = a.portNum;
         if ((mask & QpAttrMask.QKEY) != 0) q.qkey = a.qkey;
         if ((mask & QpAttrMask.AV) != 0) q.ahAttr = a.ahAttr;
-        if ((mask & QpAttrMask.PATH_MTU) != 0) q.pathMtu = a.pathMtu;
+        if ((mask & QpAttrMask.PATH_MTU) != 0) pathMtu(a.pathMtu);
         if ((mask & QpAttrMask.TIMEOUT) != 0) q.timeout = a.timeout;
         if ((mask & QpAttrMask.RETRY_CNT) != 0) q.retryCnt = a.retryCnt;
         if ((mask & QpAttrMask.RNR_RETRY) != 0) q.rnrRetry = a.rnrRetry;

@@ -100,11 +100,33 @@ public final class Engine {
     }
 
     public void addQp(QueuePair qp) {
-        contexts.put(qp.qpn(), new QpContext(qp, timers));
+        put(new QpContext(qp, timers));
+    }
+
+    /**
+     * QPNs are handed out in order from 0x11, so a plain array finds a QP's context with one load where the
+     * map takes two (with 10 000 QPs each is a cache miss); the map keeps every context, for the scans.
+     */
+    private QpContext[] byQpn = new QpContext[64];
+    private static final int DIRECT_QPNS = 1 << 20;
+
+    private void put(QpContext c) {
+        int qpn = c.qp.qpn();
+        contexts.put(qpn, c);
+        if (qpn >= DIRECT_QPNS) return;
+        if (qpn >= byQpn.length) byQpn = java.util.Arrays.copyOf(byQpn, Integer.highestOneBit(qpn) << 1);
+        byQpn[qpn] = c;
+    }
+
+    /** The context of QP {@code qpn}, or null. */
+    private QpContext context(int qpn) {
+        QpContext[] t = byQpn;
+        return qpn >= 0 && qpn < t.length ? t[qpn] : qpn >= DIRECT_QPNS ? contexts.get(qpn) : null;
     }
 
     public void removeQp(QueuePair qp) {
         QpContext c = contexts.remove(qp.qpn());
+        if (qp.qpn() < byQpn.length) byQpn[qp.qpn()] = null;
         if (c != null) {
             c.comp.disarm();
             txWindow.forget(c);
@@ -119,7 +141,7 @@ public final class Engine {
     }
 
     private QpContext ctx(QueuePair qp) {
-        QpContext c = contexts.get(qp.qpn());
+        QpContext c = context(qp.qpn());
         if (c == null) throw new IllegalStateException(qp + " is not known to the engine");
         return c;
     }
@@ -135,7 +157,7 @@ public final class Engine {
             c.comp.disarm();
             txWindow.forget(c);
             QpContext fresh = new QpContext(qp, timers);
-            contexts.put(qp.qpn(), fresh);
+            put(fresh);
             return;
         }
         txWindow.recount(c); // a QP that leaves RTS has nothing in flight any more
@@ -157,6 +179,7 @@ public final class Engine {
             c.template = template(a.ahAttr, c.udpSourcePort);
             c.peerGid = a.ahAttr.dgid();
             c.localGid = sgid(a.ahAttr);
+            c.addresses();
         }
         if (qp.type() == QpType.UD && from == QpState.RESET) {
             c.udpSourcePort = udUdpSourcePort(qp.qpn());
@@ -265,7 +288,7 @@ public final class Engine {
         Opcode op = view.roce.opcode();
         if (op == Opcode.CNP) return; // congestion control is not modelled; a CNP needs no answer
         int dqpn = view.roce.bth().dqpn();
-        QpContext c = contexts.get(dqpn);
+        QpContext c = context(dqpn);
         if (c == null) {
             counters.inc(Counter.DROP_UNKNOWN_QP);
             return;
@@ -280,7 +303,7 @@ public final class Engine {
             counters.inc(Counter.DROP_BAD_PKEY);
             return;
         }
-        if (c.peerGid != null && !PeerAddress.matches(view, c.peerGid, c.localGid)) {
+        if (c.peerGid != null && !PeerAddress.matches(view, c)) {
             counters.inc(Counter.DROP_WRONG_PEER); // rxe check_addr: RC and UC take packets from their peer only
             return;
         }

@@ -11,11 +11,12 @@ import org.softrnic.wire.frame.FrameView;
 final class PeerAddress {
     private PeerAddress() {}
 
-    static boolean matches(FrameView v, Gid peer, Gid local) {
+    static boolean matches(FrameView v, QpContext c) {
         if (v.ipVersion() == 4) {
-            return peer.isIpv4Mapped() && local.isIpv4Mapped()
-                    && v.ipv4().srcInt() == (int) peer.lo() && v.ipv4().dstInt() == (int) local.lo();
+            return c.ipv4Addresses && v.ipv4().srcInt() == c.peerIpv4 && v.ipv4().dstInt() == c.localIpv4;
         }
+        Gid peer = c.peerGid;
+        Gid local = c.localGid;
         var s = v.buffer().segment;
         int ip = v.ipOffset();
         return Be.u64(s, ip + 8) == peer.hi() && Be.u64(s, ip + 16) == peer.lo()

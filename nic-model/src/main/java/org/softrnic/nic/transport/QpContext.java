@@ -25,9 +25,20 @@ final class QpContext {
     /** RC/UC: the peer's GID and the local GID the QP uses; packets must come from the one to the other (rxe check_addr). */
     org.softrnic.verbs.Gid peerGid;
     org.softrnic.verbs.Gid localGid;
+    /** Both GIDs IPv4-mapped, and their IPv4 addresses: checked on every packet without a look at the Gids. */
+    boolean ipv4Addresses;
+    int peerIpv4;
+    int localIpv4;
     /** What this QP adds to the device's {@link TxWindow}, and whether it waits there for room. */
     int txCounted;
     boolean txWaiting;
+
+    /** Takes the IPv4 addresses out of {@link #peerGid} and {@link #localGid}, once they are set. */
+    void addresses() {
+        ipv4Addresses = peerGid != null && localGid != null && peerGid.isIpv4Mapped() && localGid.isIpv4Mapped();
+        peerIpv4 = ipv4Addresses ? (int) peerGid.lo() : 0;
+        localIpv4 = ipv4Addresses ? (int) localGid.lo() : 0;
+    }
 
     QpContext(QueuePair qp, Timers timers) {
         this.qp = qp;

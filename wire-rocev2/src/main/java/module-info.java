@@ -4,6 +4,7 @@ module org.softrnic.wire {
     exports org.softrnic.wire.frame;
     exports org.softrnic.wire.header;
     exports org.softrnic.wire.icrc;
+    exports org.softrnic.wire.mad;
     exports org.softrnic.wire.packet;
     exports org.softrnic.wire.pcap;
 }

@@ -66,6 +66,8 @@ public final class FrameLayers {
                     hex32(p.ieth().rkey()), "R_Key the responder invalidates when the SEND completes")));
             layers.add(Layer.scalar("payload_len", new Field("payload_len", p.payloadLength(),
                     p.payloadLength() + " bytes", "payload bytes in this packet, without the pad")));
+            // QP1 carries management datagrams: the CM's REQ, REP, RTU, DREQ ... in a UD SEND
+            if (p.deth() != null && p.bth().dqpn() == 1) layers.addAll(MadLayers.of(p.payload()));
         }
         if (d.roce() && p != null) {
             layers.add(Layer.scalar("icrc", new Field("icrc", DecodedFrame.icrcHex(d.icrcFound()),

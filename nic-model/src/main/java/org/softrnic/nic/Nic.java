@@ -401,6 +401,11 @@ public final class Nic {
         engine.txWindow(psns);
     }
 
+    /** The RC PSNs in flight as the device-wide window counts them (0 without one): for tests and diagnostics. */
+    public long txInFlight() {
+        return engine.txInFlight();
+    }
+
     /** No later than the earliest timer deadline (cheap, for a loop's every turn); Long.MAX_VALUE when none is armed. */
     public long nextDeadline() {
         return engine.nextDeadline();

@@ -56,14 +56,15 @@ class MixedWorkloadTest {
     record Recv(long wrId, long off, int length) {}
 
     /** Across the seeds of one run: what the workloads exercised, so that a run that tested nothing fails. */
-    static long rnrNaks, unsignaled, srqRuns, udRuns, ucRuns;
+    static long rnrNaks, unsignaled, srqRuns, udRuns, ucRuns, windowRuns;
 
     @Test
     void mixedWorkloadsOnEveryTransportMatchTheModel() {
         RandomWorkloadTest.forEachSeed("mixed seed", MixedWorkloadTest::run);
         if (System.getProperty("softrnic.seed") == null && Long.getLong("softrnic.seeds", 64) >= 64) {
-            String seen = "RNR NAKs " + rnrNaks + ", unsignaled WRs " + unsignaled + ", SRQ runs " + srqRuns + ", UD runs " + udRuns + ", UC runs " + ucRuns;
-            assertTrue(rnrNaks > 0 && unsignaled > 0 && srqRuns > 0 && udRuns > 0 && ucRuns > 0, seen);
+            String seen = "RNR NAKs " + rnrNaks + ", unsignaled WRs " + unsignaled + ", SRQ runs " + srqRuns + ", UD runs " + udRuns
+                    + ", UC runs " + ucRuns + ", runs with a device window " + windowRuns;
+            assertTrue(rnrNaks > 0 && unsignaled > 0 && srqRuns > 0 && udRuns > 0 && ucRuns > 0 && windowRuns > 0, seen);
         }
     }
 
@@ -76,6 +77,12 @@ class MixedWorkloadTest {
         Mtu mtu = Mtu.values()[r.nextInt(Mtu.values().length)];
         Nic na = fabric.add(NicConfig.of("a", Pair.GID_A, seed).withMtu(Mtu.MTU_4096));
         Nic nb = fabric.add(NicConfig.of("b", Pair.GID_B, seed + 7).withMtu(Mtu.MTU_4096));
+        // in half the RC runs a device-wide window, as a UDP link sets one, from a stream of its own: the workload
+        // stays the seed's
+        Random windows = new Random(seed * 0x9e3779b97f4a7c15L + 1);
+        int window = type == QpType.RC && windows.nextBoolean() ? 1 + windows.nextInt(96) : 0;
+        na.txWindow(window);
+        nb.txWindow(window);
         RandomWorkloadTest.Side a = new RandomWorkloadTest.Side(na, MEM);
         RandomWorkloadTest.Side b = new RandomWorkloadTest.Side(nb, MEM);
         boolean useSrq = r.nextBoolean();
@@ -84,7 +91,7 @@ class MixedWorkloadTest {
         int cqMod = r.nextInt(3) == 0 ? 1 : 2 + r.nextInt(7);
         boolean lateRecvs = type == QpType.RC && r.nextBoolean();
         String config = type + " mtu " + mtu.bytes + " loss " + String.format("%.3f", loss) + " qps " + qps + (useSrq ? " srq" : "")
-                + " signal every " + cqMod + (lateRecvs ? " late receives" : "");
+                + " signal every " + cqMod + (lateRecvs ? " late receives" : "") + (window > 0 ? " window " + window : "");
         QueuePair[] qa = new QueuePair[qps], qb = new QueuePair[qps];
         for (int q = 0; q < qps; q++) {
             qa[q] = na.createQp(a.pd, type, a.cq, a.cq, null, new QpCaps(256, 256, 1, 1, 0), false);
@@ -195,6 +202,12 @@ class MixedWorkloadTest {
         }
         fabric.runUntilIdle();
 
+        if (window > 0) {
+            windowRuns++;
+            // every QP done, or flushed: nothing counts against the window any more
+            assertEquals(0, na.txInFlight(), config + ": A's window still counts PSNs in flight");
+            assertEquals(0, nb.txInFlight(), config + ": B's window still counts PSNs in flight");
+        }
         rnrNaks += nb.counters().get(Counter.SEND_RNR_ERR);
         unsignaled += ops.stream().filter(o -> !o.signaled()).count();
         if (useSrq) srqRuns++;

@@ -72,8 +72,12 @@ final class Fuzzer {
                         byte[] p = m.bytes();
                         if (valid && p.length >= Ip4.MIN && Ip4.src(p) == rig.ip(1 - m.side()) && Ip4.dst(p) == rig.ip(m.side())) {
                             effective++;
-                            t.hit(m.side(), Ip4.dqpn(p), m.kind() + " opcode 0x" + Integer.toHexString(Ip4.opcode(p)) + " PSN " + Ip4.psn(p)
-                                    + " to " + (m.side() == 0 ? "A" : "B"));
+                            String what = m.kind() + " opcode 0x" + Integer.toHexString(Ip4.opcode(p)) + " PSN " + Ip4.psn(p)
+                                    + " to " + (m.side() == 0 ? "A" : "B");
+                            t.hit(m.side(), Ip4.dqpn(p), what);
+                            // the lanes share a PD per side: a request at one lane's QP may carry another lane's rkey
+                            int rkey = Ip4.rkey(p);
+                            if (rkey != 0) t.hitRkey(m.side(), rkey, what);
                         }
                     }
                     rig.pump();

@@ -27,6 +27,15 @@ final class Ip4 {
     static int psn(byte[] p) { return Be.u32(MemorySegment.ofArray(p), BTH + 8) & 0xffffff; }
     static int pkey(byte[] p) { return Be.u16(MemorySegment.ofArray(p), BTH + 2); }
 
+    /** The rkey of a request's RETH or AtomicETH, or 0 when the opcode has neither (or the packet is too short). */
+    static int rkey(byte[] p) {
+        org.softrnic.wire.Opcode op = org.softrnic.wire.Opcode.of(opcode(p));
+        if (op == null || p.length < EXT + 12 + 4) return 0;
+        if (!op.has(org.softrnic.wire.HeaderKind.RETH) && !op.has(org.softrnic.wire.HeaderKind.ATOMIC_ETH)) return 0;
+        if (op.has(org.softrnic.wire.HeaderKind.FETH)) return 0; // FLUSH: the RETH follows the FETH
+        return Be.u32(MemorySegment.ofArray(p), EXT + 8);
+    }
+
     static void dqpn(byte[] p, int qpn) {
         MemorySegment s = MemorySegment.ofArray(p);
         Be.u32(s, BTH + 4, (Be.u32(s, BTH + 4) & 0xff000000) | (qpn & 0xffffff));

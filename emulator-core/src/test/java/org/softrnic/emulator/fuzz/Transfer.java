@@ -273,6 +273,16 @@ final class Transfer implements Mutator.Targets {
         }
     }
 
+    /** Notes a packet that could take effect on the region that {@code rkey} opens on {@code side}. */
+    void hitRkey(int side, int rkey, String what) {
+        for (Lane l : lanes) {
+            if (l.mr[side].rkey() == rkey) {
+                l.hits++;
+                l.lastHit = what;
+            }
+        }
+    }
+
     /** Guard bytes that changed: writes outside every region. */
     long guardBytesChanged() {
         long changed = 0;

@@ -28,13 +28,17 @@ public final class CmTable {
             row(s, RECV_REJ_STALE, null, TIMEWAIT, "cm_rej_handler: reason 10 (stale connection) waits out the old one");
             row(s, RETRIES_EXHAUSTED, null, IDLE, "cm_process_send_error: IB_CM_REQ_ERROR, rdma_cm's UNREACHABLE");
             row(s, DESTROY, "REJ", IDLE, "cm_destroy_id: REJ 4 (timeout)");
+            row(s, SEND_REJ, "REJ", IDLE, "ib_send_cm_rej before any answer");
         }
         row(REP_RCVD, SEND_MRA, null, MRA_REP_SENT, "ib_send_cm_mra with rdma_cm's DELAY flag: nothing goes out");
         for (CmState s : new CmState[] {REP_RCVD, MRA_REP_SENT}) {
             row(s, SEND_RTU, "RTU", ESTABLISHED, "ib_send_cm_rtu: no timer");
             row(s, SEND_REJ, "REJ", IDLE, "ib_send_cm_rej");
             row(s, RECV_REJ, null, TIMEWAIT, "cm_rej_handler");
+            row(s, RECV_REJ_STALE, null, TIMEWAIT, "cm_rej_handler");
+            row(s, DESTROY, "REJ", IDLE, "cm_destroy_id: REJ 28 (consumer)");
         }
+        row(MRA_REP_SENT, RECV_REP, "MRA", MRA_REP_SENT, "cm_dup_rep_handler: an MRA answers a duplicate REP");
         // passive side (cm_req_handler, ib_send_cm_rep, cm_rtu_handler)
         row(IDLE, START_LISTEN, null, LISTEN, "ib_cm_listen");
         row(LISTEN, RECV_REQ, null, LISTEN, "cm_req_handler: a new id in REQ_RCVD takes the REQ; the listener stays");
@@ -45,6 +49,9 @@ public final class CmTable {
         for (CmState s : new CmState[] {REQ_RCVD, MRA_REQ_SENT}) {
             row(s, SEND_REP, "REP", REP_SENT, "ib_send_cm_rep: on the REQ's local CM response timeout");
             row(s, SEND_REJ, "REJ", IDLE, "ib_send_cm_rej: 28 (consumer) with private data");
+            row(s, RECV_REJ, null, IDLE, "cm_rej_handler: the active side gave up");
+            row(s, RECV_REJ_STALE, null, TIMEWAIT, "cm_rej_handler: reason 10");
+            row(s, DESTROY, "REJ", IDLE, "cm_destroy_id: REJ 28 (consumer)");
         }
         row(REP_SENT, RECV_MRA_REP, null, MRA_REP_RCVD, "cm_mra_handler");
         row(REP_SENT, RECV_REQ, null, REP_SENT, "cm_dup_req_handler: the REP's own retransmission answers it");
@@ -53,16 +60,27 @@ public final class CmTable {
             row(s, RETRIES_EXHAUSTED, null, IDLE, "cm_process_send_error: IB_CM_REP_ERROR, rdma_cm's UNREACHABLE");
             row(s, SEND_REJ, "REJ", TIMEWAIT, "ib_send_cm_rej after the REP");
             row(s, RECV_DREQ, null, DREQ_RCVD, "cm_dreq_handler: a DREQ before the RTU");
+            row(s, RECV_REJ, null, IDLE, "cm_rej_handler: the active side refused the REP");
+            row(s, RECV_REJ_STALE, null, TIMEWAIT, "cm_rej_handler: reason 10");
+            row(s, DESTROY, "REJ", IDLE, "cm_destroy_id: REJ 28 (consumer)");
         }
         // established, and its end (ib_send_cm_dreq, cm_dreq_handler, ib_send_cm_drep, cm_drep_handler)
         row(ESTABLISHED, RECV_REP, "RTU", ESTABLISHED, "cm_dup_rep_handler: the RTU again for a duplicate REP");
         row(ESTABLISHED, SEND_DREQ, "DREQ", DREQ_SENT, "ib_send_cm_dreq: on the id's timeout");
         row(ESTABLISHED, RECV_DREQ, null, DREQ_RCVD, "cm_dreq_handler: the DREQ names this id's QPN");
         row(ESTABLISHED, RECV_REJ, null, TIMEWAIT, "cm_rej_handler");
+        row(ESTABLISHED, RECV_REJ_STALE, null, TIMEWAIT, "cm_rej_handler");
+        row(ESTABLISHED, DESTROY, "DREQ", TIMEWAIT, "cm_destroy_id: a DREQ, then timewait outlives the id");
         row(DREQ_SENT, RECV_DREQ, null, DREQ_RCVD, "cm_dreq_handler: crossed DREQs; the own one stops");
         row(DREQ_SENT, RECV_DREP, null, TIMEWAIT, "cm_drep_handler");
         row(DREQ_SENT, RETRIES_EXHAUSTED, null, TIMEWAIT, "cm_process_send_error: IB_CM_DREQ_ERROR");
         row(DREQ_SENT, RECV_REJ, null, TIMEWAIT, "cm_rej_handler");
+        row(DREQ_SENT, RECV_REJ_STALE, null, TIMEWAIT, "cm_rej_handler");
+        row(DREQ_SENT, DESTROY, null, TIMEWAIT, "cm_destroy_id: the DREQ's retries stop");
+        row(DREQ_RCVD, DESTROY, "DREP", TIMEWAIT, "cm_destroy_id: the DREP the consumer did not send");
+        row(TIMEWAIT, DESTROY, null, TIMEWAIT, "cm_destroy_id: timewait runs out without the id");
+        row(LISTEN, DESTROY, null, IDLE, "cm_destroy_id: no more REQs taken");
+        row(IDLE, DESTROY, null, IDLE, "cm_destroy_id");
         row(DREQ_RCVD, SEND_DREP, "DREP", TIMEWAIT, "ib_send_cm_drep");
         row(DREQ_RCVD, RECV_DREQ, null, DREQ_RCVD, "cm_dreq_handler: a duplicate, counted and ignored");
         row(DREQ_RCVD, RECV_DREP, null, TIMEWAIT, "cm_drep_handler: after crossed DREQs");

@@ -154,5 +154,7 @@ final class Completions {
         c.req.index = 0;
         c.req.started = 0;
         c.req.outstandingReadAtomic = 0;
+        // every way into ERR or SQE comes here: the QP's share of the device's window goes with its sends
+        engine.txWindow.recount(c);
     }
 }

@@ -130,7 +130,13 @@ public final class Engine {
         if (c != null) {
             c.comp.disarm();
             txWindow.forget(c);
+            serveWaiting(); // its room is free: no packet or timer may come to hand it on
         }
+    }
+
+    /** Lets the QPs waiting on the device's window send, if there is room now. */
+    private void serveWaiting() {
+        if (txWindow.ready()) txWindow.serve(requester);
     }
 
     final TxWindow txWindow = new TxWindow();
@@ -158,9 +164,9 @@ public final class Engine {
             txWindow.forget(c);
             QpContext fresh = new QpContext(qp, timers);
             put(fresh);
+            serveWaiting();
             return;
         }
-        txWindow.recount(c); // a QP that leaves RTS has nothing in flight any more
         if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) c.resp.sizeResources(a.maxDestRdAtomic);
         if ((mask & QpAttrMask.RQ_PSN) != 0) {
             c.resp.psn = a.rqPsn & Psn.MASK;
@@ -186,7 +192,9 @@ public final class Engine {
         }
         if (to == QpState.ERR && from != QpState.ERR) completions.flush(c);
         if (to == QpState.SQD && from != QpState.SQD) c.req.drained = false; // a new drain, with its own SQ_DRAINED
+        txWindow.recount(c); // a QP that leaves RTS has nothing in flight any more; a new SQ PSN starts with none
         if (to == QpState.RTS || to == QpState.SQD) requester.run(c);
+        serveWaiting();
     }
 
     /** rdma_get_udp_sport(): RC and UC derive the UDP source port from the flow label or both QPNs. */
@@ -266,6 +274,12 @@ public final class Engine {
     /** A request posted to the send queue: let the requester work. */
     public void sendQueued(QueuePair qp) {
         requester.run(ctx(qp));
+        serveWaiting(); // a local error may have freed room
+    }
+
+    /** The RC PSNs in flight as the device's window counts them (0 without a window). */
+    public long txInFlight() {
+        return txWindow.inFlight();
     }
 
     /** One received IP packet (IPv4 or IPv6, UDP, RoCEv2). */
@@ -329,7 +343,7 @@ public final class Engine {
     /** Fires every timer whose deadline has passed. */
     public void runTimers() {
         timers.run(clock.nanoTime(), completer);
-        if (txWindow.limit() > 0) txWindow.serve(requester);
+        serveWaiting();
     }
 
     // ---- completions and errors, shared by the three roles

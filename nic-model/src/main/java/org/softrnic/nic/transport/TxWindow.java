@@ -51,6 +51,8 @@ final class TxWindow {
         if (limit == 0) return;
         QpState s = c.qp.state();
         int own = c.qp.type() != QpType.RC || (s != QpState.RTS && s != QpState.SQD) ? 0 : Math.max(0, Psn.diff(c.req.psn, c.comp.psn));
+        // waiting out an RNR NAK the QP has gone back to its NAKed PSN, but will send it all again: it keeps its room
+        if (own < c.txCounted && c.comp.rnrDeadline() != QpContext.NEVER && s == QpState.RTS) own = c.txCounted;
         inFlight += own - c.txCounted;
         c.txCounted = own;
     }
@@ -63,6 +65,11 @@ final class TxWindow {
             waiting.remove(c);
             c.txWaiting = false;
         }
+    }
+
+    /** Whether QPs wait for room that there is now: {@link #serve} would let one send. */
+    boolean ready() {
+        return !waiting.isEmpty() && inFlight < limit;
     }
 
     /** Lets waiting QPs send, in turn, while there is room. */

@@ -49,6 +49,12 @@ class CmTableTest {
         assertEquals(CmState.IDLE, CmTable.next(CmState.REQ_SENT, CmInput.RECV_REJ).to(), "no listener: REJ 8");
         assertEquals(CmState.TIMEWAIT, CmTable.next(CmState.REQ_SENT, CmInput.RECV_REJ_STALE).to(), "REJ 10 waits out the old connection");
         assertEquals(CmState.TIMEWAIT, CmTable.next(CmState.DREQ_SENT, CmInput.RETRIES_EXHAUSTED).to(), "a DREQ nobody answers");
+        assertEquals(CmState.IDLE, CmTable.next(CmState.REP_SENT, CmInput.RECV_REJ).to(), "the active side refused the REP");
+        assertEquals("MRA", CmTable.next(CmState.MRA_REP_SENT, CmInput.RECV_REP).wire(), "a duplicate REP while the consumer decides");
+        for (CmState s : CmState.values()) {
+            if (s == CmState.SIDR_REQ_SENT || s == CmState.SIDR_REQ_RCVD) continue;
+            assertTrue(CmTable.next(s, CmInput.DESTROY) != null, "rdma_destroy_id is allowed in " + s);
+        }
         assertNull(CmTable.next(CmState.IDLE, CmInput.SEND_RTU), "no RTU without a REP");
         assertNull(CmTable.next(CmState.ESTABLISHED, CmInput.SEND_REQ), "no second REQ on an established id");
     }

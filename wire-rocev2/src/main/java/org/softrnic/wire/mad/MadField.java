@@ -19,6 +19,7 @@ public record MadField(String name, int offset, int fromMsb, int bits) {
             throw new IllegalArgumentException("field " + name + " does not fit a MAD");
         }
         if (bits > 64 && (fromMsb != 0 || bits % 8 != 0)) throw new IllegalArgumentException("wide field " + name + " must be whole bytes");
+        if (bits <= 64 && fromMsb + bits > 64) throw new IllegalArgumentException("field " + name + " spans more than 8 bytes");
     }
 
     /** Whole bytes at a byte boundary, read as a number when 8, 16, 32 or 64 bits wide. */

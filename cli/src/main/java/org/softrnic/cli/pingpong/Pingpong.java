@@ -197,7 +197,11 @@ final class Pingpong {
                 for (PingpongDest d : me) w.write(d.toWire());
                 for (int i = 0; i < me.length; i++) {
                     byte[] msg = new byte[PingpongDest.WIRE_BYTES];
-                    readFully(s.getInputStream(), msg);
+                    // a server that read our address answers once its QP is connected, which a guest under
+                    // emulation may take longer than the exchange's 15 s over: wait for it as long as --wait
+                    // allows (15 s at least), as ibv_rc_pingpong waits; a closed socket still fails at once
+                    ToolSockets.readFully(s.getInputStream(), msg, progress,
+                            Math.max(end, ToolSockets.deadline(ToolSockets.exchangeSeconds())));
                     theirs[i] = PingpongDest.fromWire(msg);
                 }
                 w.write("done\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII));

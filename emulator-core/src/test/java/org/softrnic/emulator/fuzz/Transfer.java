@@ -265,18 +265,17 @@ final class Transfer implements Mutator.Targets {
 
     /** Notes a packet that could take effect at {@code qpn} on {@code side}: it may explain that lane's failure. */
     void hit(int side, int qpn, String what) {
-        for (Lane l : lanes) {
-            if (l.qp[side].qpn() == qpn) {
-                l.hits++;
-                l.lastHit = what;
-            }
-        }
+        mark(l -> l.qp[side].qpn() == qpn, what);
     }
 
     /** Notes a packet that could take effect on the region that {@code rkey} opens on {@code side}. */
     void hitRkey(int side, int rkey, String what) {
+        mark(l -> l.mr[side].rkey() == rkey, what);
+    }
+
+    private void mark(java.util.function.Predicate<Lane> reached, String what) {
         for (Lane l : lanes) {
-            if (l.mr[side].rkey() == rkey) {
+            if (reached.test(l)) {
                 l.hits++;
                 l.lastHit = what;
             }

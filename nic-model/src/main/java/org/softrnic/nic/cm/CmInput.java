@@ -2,7 +2,8 @@ package org.softrnic.nic.cm;
 
 /**
  * What moves a CM id: a verb of the consumer (rdma_cm's), a message from the peer, or a timer. The message
- * inputs carry the CM message's name; DUP_ marks one already seen, as the kernel tells them apart.
+ * inputs carry the CM message's name; a repeated message is the same input, and the state it meets decides
+ * the answer (CmTable's duplicate rows).
  */
 public enum CmInput {
     // the consumer

@@ -127,11 +127,14 @@ public final class Engine {
     public void removeQp(QueuePair qp) {
         QpContext c = contexts.remove(qp.qpn());
         if (qp.qpn() < byQpn.length) byQpn[qp.qpn()] = null;
-        if (c != null) {
-            c.comp.disarm();
-            txWindow.forget(c);
-            serveWaiting(); // its room is free: no packet or timer may come to hand it on
-        }
+        if (c != null) retire(c);
+    }
+
+    /** A context that leaves the engine: its timers stop, and its room in the window goes to the QPs waiting. */
+    private void retire(QpContext c) {
+        c.comp.disarm();
+        txWindow.forget(c);
+        serveWaiting(); // no packet or timer may come to hand the room on
     }
 
     /** Lets the QPs waiting on the device's window send, if there is room now. */
@@ -160,11 +163,8 @@ public final class Engine {
         if (to == QpState.RESET) {
             qp.sq().clear();
             if (qp.rq() != null) qp.rq().clear();
-            c.comp.disarm();
-            txWindow.forget(c);
-            QpContext fresh = new QpContext(qp, timers);
-            put(fresh);
-            serveWaiting();
+            put(new QpContext(qp, timers));
+            retire(c);
             return;
         }
         if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) c.resp.sizeResources(a.maxDestRdAtomic);

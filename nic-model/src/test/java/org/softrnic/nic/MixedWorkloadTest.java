@@ -56,14 +56,15 @@ class MixedWorkloadTest {
     record Recv(long wrId, long off, int length) {}
 
     /** Across the seeds of one run: what the workloads exercised, so that a run that tested nothing fails. */
-    static long rnrNaks, unsignaled, srqRuns, udRuns, ucRuns, windowRuns;
+    static long rnrNaks, unsignaled, srqRuns, udRuns, ucRuns, windowRuns, ucBrokenOnSrq;
 
     @Test
     void mixedWorkloadsOnEveryTransportMatchTheModel() {
         RandomWorkloadTest.forEachSeed("mixed seed", MixedWorkloadTest::run);
         if (System.getProperty("softrnic.seed") == null && Long.getLong("softrnic.seeds", 64) >= 64) {
             String seen = "RNR NAKs " + rnrNaks + ", unsignaled WRs " + unsignaled + ", SRQ runs " + srqRuns + ", UD runs " + udRuns
-                    + ", UC runs " + ucRuns + ", runs with a device window " + windowRuns;
+                    + ", UC runs " + ucRuns + ", runs with a device window " + windowRuns + ", UC SRQ receives ended by a broken message " + ucBrokenOnSrq;
+            System.out.println("mixed workloads: " + seen);
             assertTrue(rnrNaks > 0 && unsignaled > 0 && srqRuns > 0 && udRuns > 0 && ucRuns > 0 && windowRuns > 0, seen);
         }
     }
@@ -242,6 +243,10 @@ class MixedWorkloadTest {
         Map<Integer, ArrayDeque<Op>> pending = new HashMap<>();
         for (var e : messages.entrySet()) pending.put(e.getKey(), new ArrayDeque<>(e.getValue()));
         for (WorkCompletion c : received) {
+            if (type == QpType.UC && useSrq && c.status == WcStatus.REM_INV_REQ_ERR) {
+                ucBrokenOnSrq++; // rxe's class E: a message the link broke ends its SRQ receive in error
+                continue;
+            }
             assertEquals(WcStatus.SUCCESS, c.status, where + "receive " + c);
             Integer q = qpOf.get(c.qpNum);
             assertTrue(q != null, where + "a receive on an unknown QP: " + c);

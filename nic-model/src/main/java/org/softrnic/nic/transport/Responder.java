@@ -127,11 +127,8 @@ final class Responder {
         if (k.uc()) {
             if (d != 0 || r.ucDropping) {
                 if (!k.op.position.starts()) return ucDrop(k);
-                // a new message resynchronises UC; the partial one is abandoned, its WQE reused
-                r.psn = k.psn;
+                // a FIRST or ONLY may start a message; whether one was left unfinished is CHK_OP_SEQ's to say
                 r.ucDropping = false;
-                r.lastOpcode = null;
-                r.offset = 0;
             }
             return State.CHK_OP_SEQ;
         }
@@ -149,8 +146,37 @@ final class Responder {
         boolean ok = inMessage
                 ? prev.opClass == op.opClass && (op.position == Position.MIDDLE || op.position == Position.LAST)
                 : op.position.starts();
-        if (ok) return State.CHK_OP_VALID;
+        if (ok) {
+            if (k.uc()) k.c.resp.psn = k.psn; // UC takes up the sequence at any message's first packet
+            return State.CHK_OP_VALID;
+        }
+        if (k.uc() && inMessage && op.position.starts()) return ucUnfinishedMessage(k);
         return byType(k, State.ERR_INVALID_REQUEST);
+    }
+
+    /**
+     * A FIRST or ONLY while a UC message is unfinished (rxe's do_class_d1e_error). With an SRQ (class E) the
+     * unfinished message's receive completes IBV_WC_REM_INV_REQ_ERR; without one (class D1) the receive is put
+     * back as it was, for the next message. In both, as in rxe, the packet that showed the gap is dropped, and
+     * with it the rest of its message. Unlike rxe, which keeps the unfinished opcode with an SRQ and so drops
+     * every later message, the QP takes up again at the next message's first packet.
+     */
+    private State ucUnfinishedMessage(PacketInfo k) {
+        QpContext c = k.c;
+        RespState r = c.resp;
+        r.lastOpcode = null;
+        if (c.qp.srq() != null) {
+            r.ucDropping = true;
+            if (r.wqe != null) {
+                long wrId = r.wqe.wrId;
+                recvWqes.release(c);
+                engine.completions.recv(c, wrId, WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
+            }
+        } else {
+            r.offset = 0;
+        }
+        engine.counters.inc(Counter.DROP_UC_SEQUENCE);
+        return State.DROP;
     }
 
     private State checkOpValid(PacketInfo k) {

@@ -47,11 +47,29 @@ class TxWindowTest {
         assertTrue(r.maxInFlight <= HELD / 2 + SIZE / 1024, "at most one message past the window: " + r.maxInFlight);
     }
 
+    // A link slower than the ACK timeout (67 ms), as a peer's socket is when one thread drives both devices
+    // and its JIT is cold: every QP times out while its first copies are still on the way, and goes back N.
+    // It keeps its room meanwhile: were it handed to the QPs waiting, their packets would join the copies
+    // still in flight, the queue would pass the bound and overflow, and the retries would run out.
+    @Test
+    void aQpGoneBackNKeepsItsRoomWhileItsFirstCopiesAreStillOnTheWay() {
+        Run r = run(HELD / 2, 100_000_000L, 20_000_000_000L);
+        assertTrue(r.retries > 0, "the QPs timed out");
+        assertEquals(0, r.dropped, "no packet dropped");
+        assertEquals(QPS * WRS, r.success, "every WRITE completed");
+        assertTrue(r.maxInFlight <= HELD, "first copies and resent ones within twice the window: " + r.maxInFlight);
+    }
+
     private record Run(long dropped, long success, long retries, long maxInFlight) {}
 
     private static Run run(int window) {
+        // long enough for every retry a drop causes, short of retry_cnt's end
+        return run(window, 10_000, 200_000_000L);
+    }
+
+    private static Run run(int window, long delayNanos, long runNanos) {
         SimFabric fabric = new SimFabric(1);
-        fabric.faults(new LinkFaults(0, 0, 0, 10_000, 0));
+        fabric.faults(new LinkFaults(0, 0, 0, delayNanos, 0));
         Nic a = fabric.add(NicConfig.of("a", Pair.GID_A, 1));
         Nic b = fabric.add(NicConfig.of("b", Pair.GID_B, 2));
         a.txWindow(window);
@@ -86,7 +104,7 @@ class TxWindowTest {
         w.remoteAddr = target.iova();
         w.rkey = target.rkey();
         for (QueuePair q : qa) for (int k = 0; k < WRS; k++) a.postSend(q, w);
-        fabric.run(fabric.clock().nanoTime() + 200_000_000L); // long enough for every retry a drop causes, short of retry_cnt's end
+        fabric.run(fabric.clock().nanoTime() + runNanos);
         List<WorkCompletion> done = RandomWorkloadTest.poll(cqa);
         long ok = done.stream().filter(c -> c.status == WcStatus.SUCCESS).count();
         return new Run(fabric.droppedCount(), ok, a.counters().get(Counter.COMPLETER_RETRY_ERR), max[0]);

@@ -63,6 +63,9 @@ final class PerfClient {
         pump.run(); // first the peer's receives (SEND)
         for (int q = 0; q < qps; q++) {
             while (posted[q] < o.iters() && posted[q] - completed[q] < depth) post(wr, side, peer, q, posted, postedAt);
+            // one thread driving both devices moves the peer while it fills: with thousands of WRs to post, the
+            // first packets would otherwise wait for their ACKs longer than the ACK timeout
+            pump.run();
         }
         int[] refill = new int[wcs.length]; // at most one per completion polled in a turn
         int refills = 0;

@@ -38,6 +38,8 @@ final class TxWindow {
     boolean allows(QpContext c) {
         if (limit == 0) return true;
         recount(c);
+        // a QP gone back N sends again what it holds room for (see recount) without waiting its turn
+        if (Psn.diff(c.req.psn, c.comp.psn) < c.txCounted) return true;
         if (inFlight < limit && (waiting.isEmpty() || c == serving)) return true;
         if (!c.txWaiting) {
             c.txWaiting = true;
@@ -51,8 +53,11 @@ final class TxWindow {
         if (limit == 0) return;
         QpState s = c.qp.state();
         int own = c.qp.type() != QpType.RC || (s != QpState.RTS && s != QpState.SQD) ? 0 : Math.max(0, Psn.diff(c.req.psn, c.comp.psn));
-        // waiting out an RNR NAK the QP has gone back to its NAKed PSN, but will send it all again: it keeps its room
-        if (own < c.txCounted && c.comp.rnrDeadline() != QpContext.NEVER && s == QpState.RTS) own = c.txCounted;
+        // Gone back N, after a timeout or a NAK, or waiting out an RNR NAK, the QP will send it all again; and
+        // after a timeout its first copies may still sit in the peer's socket. It keeps its room until an ACK
+        // moves it on: were the room handed to other QPs, the queue at the peer would grow past the bound, the
+        // next packets would wait longer than the ACK timeout, and more QPs would go back, each adding copies.
+        if (own < c.txCounted && s == QpState.RTS && (c.comp.retrying || c.comp.rnrDeadline() != QpContext.NEVER)) own = c.txCounted;
         inFlight += own - c.txCounted;
         c.txCounted = own;
     }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.softrnic.nic.Counter;
 import org.softrnic.nic.Counters;
@@ -116,6 +117,61 @@ class HostileUdpTest {
         }
     }
 
+    private static final int BTH6 = 40 + 8;
+
+    /**
+     * The same spoof over IPv6, where loopback has one address: in a network namespace of the test's own,
+     * A on fd5e::1, B on fd5e::2 and the stranger on fd5e::3 (addresses that exist only there). A well-formed
+     * SEND with B's QPN and expected PSN and an ICRC valid for the stranger's header is dropped and counted,
+     * takes no receive, and the real exchange after it completes.
+     */
+    @Test
+    void aSpoofedRequestOverIpv6IsDroppedAndChangesNothing() throws Exception {
+        Assumptions.assumeTrue(NetNamespace.available(), "needs root and iproute2 for a network namespace");
+        int port = 20000 + ThreadLocalRandom.current().nextInt(20000);
+        try (NetNamespace ns = NetNamespace.create("srspoof6", "fd5e::1", "fd5e::2", "fd5e::3")) {
+            UdpPair.Side a = ns.inside(() -> UdpPair.side("fd5e::1", port));
+            UdpPair.Side b = ns.inside(() -> UdpPair.side("fd5e::2", port));
+            DatagramChannel strangerChannel = ns.inside(() -> DatagramChannel.open().bind(new InetSocketAddress("fd5e::3", 0)));
+            List<byte[]> sentByA = new ArrayList<>();
+            a.nic().tap(null, (buf, off, len) -> {
+                byte[] x = new byte[len];
+                MemorySegment.copy(buf.segment, ValueLayout.JAVA_BYTE, off, x, 0, len);
+                sentByA.add(x);
+                return true;
+            });
+            try (var la = a.link(); var lb = b.link(); DatagramChannel stranger = strangerChannel) {
+                UdpPair.connect(a, "fd5e::2", b.qp().qpn());
+                UdpPair.connect(b, "fd5e::1", a.qp().qpn());
+                for (int i = 0; i < 2; i++) b.nic().postRecv(b.qp(), recv(b, i, 4096 * i));
+                fill(a, 0, 64, 1);
+                a.nic().postSend(a.qp(), send(a, 100, 0, 64));
+                assertEquals(WcStatus.SUCCESS, UdpPair.pump(a, b, 1).getFirst().status);
+                assertEquals(1, drainB(b).size(), "B received the first SEND");
+                byte[] spoof = sentByA.getFirst().clone();
+                assertEquals(6, (spoof[0] & 0xff) >>> 4, "A sends IPv6");
+                setPsn(spoof, (psn(spoof, BTH6) + 1) & 0xffffff, BTH6);
+                spoof[BTH6 + 12] ^= 0x55;
+                MemorySegment s = MemorySegment.ofArray(spoof);
+                MemorySegment.copy(InetAddress.getByName("fd5e::3").getAddress(), 0, s, ValueLayout.JAVA_BYTE, 8, 16);
+                Be.u16(s, 40, ((InetSocketAddress) stranger.getLocalAddress()).getPort());
+                new Icrc().stamp(PacketBuffer.wrap(spoof), 0, 6, BTH6, spoof.length - BTH6);
+                stranger.send(ByteBuffer.wrap(spoof, BTH6, spoof.length - BTH6), new InetSocketAddress(InetAddress.getByName("fd5e::2"), port));
+                pumpQuiet(a, b, 50);
+                Counters c = b.nic().counters();
+                assertEquals(1, c.get(Counter.DROP_WRONG_PEER), "the spoof is counted: " + nonZero(c));
+                assertEquals(0, c.get(Counter.DROP_BAD_ICRC), "its ICRC was valid for the stranger's header");
+                assertEquals(0, drainB(b).size(), "the spoof took no receive");
+                fill(a, 0, 3000, 9);
+                a.nic().postSend(a.qp(), send(a, 101, 0, 3000));
+                assertEquals(WcStatus.SUCCESS, UdpPair.pump(a, b, 1).getFirst().status);
+                List<WorkCompletion> got = drainB(b);
+                assertEquals(1, got.size(), "B received the real SEND");
+                assertEquals(-1, MemorySegment.mismatch(a.mr().segment(), 0, 3000, b.mr().segment(), 4096, 4096 + 3000));
+            }
+        }
+    }
+
     /** One hostile datagram: random bytes, a truncated real packet, an unknown QPN, or the expected PSN from a stranger. */
     private static byte[] hostile(SplittableRandom r, byte[] real, int expectedPsn, int qpn) {
         return switch (r.nextInt(4)) {
@@ -141,13 +197,21 @@ class HostileUdpTest {
     }
 
     private static int psn(byte[] p) {
-        return Be.u32(MemorySegment.ofArray(p), BTH + 8) & 0xffffff;
+        return psn(p, BTH);
+    }
+
+    private static int psn(byte[] p, int bth) {
+        return Be.u32(MemorySegment.ofArray(p), bth + 8) & 0xffffff;
     }
 
     private static void setPsn(byte[] p, int psn) {
-        if (p.length < BTH + 12) return; // cut inside the BTH: no PSN to set
+        setPsn(p, psn, BTH);
+    }
+
+    private static void setPsn(byte[] p, int psn, int bth) {
+        if (p.length < bth + 12) return; // cut inside the BTH: no PSN to set
         MemorySegment s = MemorySegment.ofArray(p);
-        Be.u32(s, BTH + 8, (Be.u32(s, BTH + 8) & 0xff000000) | (psn & 0xffffff));
+        Be.u32(s, bth + 8, (Be.u32(s, bth + 8) & 0xff000000) | (psn & 0xffffff));
     }
 
     /**

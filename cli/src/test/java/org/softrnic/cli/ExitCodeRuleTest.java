@@ -75,14 +75,18 @@ class ExitCodeRuleTest {
                 "write", "--link", "tap:x,ip=192.0.2.1/24"));
         c.add(new Case("perf: an unwritable trace", 1, "softrnic perf: --trace /no/such/dir/t.pcap: no such directory", "perf", "write",
                 "--trace", "/no/such/dir/t.pcap"));
-        c.add(new Case("perf: no server there", 1, "softrnic perf: perf client:", "perf", "write", "--link", "udp:127.0.0.1:" + nobody,
+        c.add(new Case("perf: no server there", 1, "softrnic perf: --connect 127.0.0.1 port " + nobody + ": Connection refused", "perf", "write", "--link", "udp:127.0.0.1:" + nobody,
                 "--connect", "127.0.0.1", "--oob-port", "" + nobody));
-        c.add(new Case("perf: a server no client reaches", 1, "softrnic perf: perf server: no client came within 1 s", "perf",
+        c.add(new Case("perf: a server no client reaches", 1, "softrnic perf: --server: no client came within 1 s", "perf",
                 "--server", "--link", "udp:127.0.0.1:" + freePort(), "--oob-port", "" + freePort(), "--timeout", "1"));
         c.add(new Case("perf: success", 0, null, "perf", "write", "--iters", "20", "--size", "4096"));
         // pingpong
         c.add(new Case("pingpong: -s -1", 2, "softrnic pingpong: -s must be positive, not -1", "pingpong", "rc", "-s", "-1"));
         c.add(new Case("pingpong: -p 70000", 2, "softrnic pingpong: -p must be 1..65535, not 70000", "pingpong", "rc", "-p", "70000"));
+        c.add(new Case("pingpong: srq with fewer receives than QPs", 2,
+                "softrnic pingpong: -r 10 is too small for 16 QPs (-q): srq needs at least one receive per QP", "pingpong", "srq", "-r", "10", "-q", "16"));
+        c.add(new Case("pingpong: srq -q 300", 2, "softrnic pingpong: -q must be 1..256, not 300", "pingpong", "srq", "-q", "300"));
+        c.add(new Case("pingpong: a UD message no MTU holds", 2, "softrnic pingpong: -s 5000: a UD message must fit one MTU", "pingpong", "ud", "-s", "5000"));
         c.add(new Case("pingpong: udp:0.0.0.0", 2, "softrnic pingpong: --link udp:0.0.0.0: 0.0.0.0 is not a device address", "pingpong",
                 "rc", "--link", "udp:0.0.0.0"));
         c.add(new Case("pingpong: no server there", 1, "softrnic pingpong: Couldn't connect to 127.0.0.1:" + nobody, "pingpong", "rc",
@@ -136,7 +140,27 @@ class ExitCodeRuleTest {
                 .redirectOutput(full.toFile()).start();
         String err = new String(p.getErrorStream().readAllBytes());
         assertEquals(1, p.waitFor(), err);
-        assertTrue(err.startsWith("softrnic: cannot write output: No space left on device"), err);
+        assertTrue(err.startsWith("softrnic decode: cannot write output: No space left on device"), err);
+    }
+
+    /**
+     * A trace or capture file that cannot be written fails the run (exit 1) naming the file, after the results:
+     * perf's table and demo's ladder are still printed.
+     */
+    @Test
+    void aTraceThatCannotBeWrittenIsNamedAfterTheResults() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "no /dev/full here");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(1, Main.execute(new PrintWriter(out), new PrintWriter(err), "perf", "write", "--iters", "20", "--size", "4096",
+                "--trace", "/dev/full"));
+        assertTrue(out.toString().contains("RDMA_Write BW Test") && out.toString().contains(" 4096       20 "), out.toString());
+        assertEquals("softrnic perf: trace /dev/full: cannot write: No space left on device", err.toString().strip());
+        StringWriter out2 = new StringWriter();
+        StringWriter err2 = new StringWriter();
+        assertEquals(1, Main.execute(new PrintWriter(out2), new PrintWriter(err2), "demo", "write", "--no-color", "--pcap", "/dev/full"));
+        assertTrue(out2.toString().startsWith("write: "), out2.toString());
+        assertEquals("softrnic demo: --pcap /dev/full: cannot write: No space left on device", err2.toString().strip());
     }
 
     /** A capture cut short in its last record: every complete record is shown, and a warning says what was cut. */

@@ -224,6 +224,16 @@ class NewcomerRowsTest {
         assertEquals("softrnic perf: --server: the client chooses the run; OP --size given here are not used", r.firstErr());
     }
 
+    @Test
+    void aServersOneUnusedOptionIsSaidInOneWordingAndOnlyAfterValidation() throws Exception {
+        Run r = run("perf", "read", "--server", "--link", "udp:127.0.0.1:" + ExitCodeRuleTest.freePort(),
+                "--timeout", "1", "--oob-port", Integer.toString(ExitCodeRuleTest.freePort()));
+        assertEquals("softrnic perf: --server: the client chooses the run; OP given here is not used", r.firstErr());
+        Run bad = run("perf", "write", "--server", "--size", "4096", "--link", "udp:0.0.0.0");
+        assertEquals(2, bad.exit());
+        assertEquals(1, bad.err().lines().count(), "a usage error is one line: " + bad.err());
+    }
+
     // row 22: a window scenario refuses a size its window cannot hold
     @Test
     void theWindowScenarioRefusesAWriteLargerThanItsWindow() {

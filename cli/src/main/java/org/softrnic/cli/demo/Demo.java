@@ -53,7 +53,7 @@ final class Demo {
 
     static void print(Played p, PrintWriter out, boolean color) {
         Scenario s = p.scenario();
-        out.printf("%s: %s%n", s.id, s.headline(p.options()));
+        out.printf("%s: %s%n", s.id, s.headline(p));
         out.printf("%s, path MTU %d, seed %d%s%n%n", s.transport(), p.options().mtu().bytes, p.options().seed(),
                 p.options().loss() > 0 ? String.format(", %.1f %% loss", p.options().loss() * 100) : "");
         LadderText ladder = new LadderText(out, color, "A");

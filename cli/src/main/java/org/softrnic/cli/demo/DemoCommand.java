@@ -91,11 +91,22 @@ public final class DemoCommand implements Callable<Integer> {
         org.softrnic.cli.OutputFiles.check(pcap, "--pcap");
         org.softrnic.cli.OutputFiles.check(svg, "--svg");
         Demo.Played p = Demo.play(s, new DemoOptions(m, size == null ? 0 : size, loss, seed, drop == null ? 0 : drop, states));
+        if (drop != null && p.steps().stream().noneMatch(WireStep::dropped)) {
+            throw new UserError("--drop " + drop + ": this run puts only " + p.steps().size() + " packets on the wire; nothing would be lost");
+        }
         if (json) out.println(DemoExports.json(p));
         else Demo.print(p, out, LadderText.colorWanted(noColor));
         out.flush();
-        if (pcap != null) DemoExports.pcap(p, pcap);
-        if (svg != null) java.nio.file.Files.writeString(svg, DemoExports.svg(p));
+        try {
+            if (pcap != null) DemoExports.pcap(p, pcap);
+        } catch (java.io.IOException e) {
+            throw new org.softrnic.cli.RunFailure("--pcap " + pcap + ": cannot write: " + e.getMessage(), e);
+        }
+        try {
+            if (svg != null) java.nio.file.Files.writeString(svg, DemoExports.svg(p));
+        } catch (java.io.IOException e) {
+            throw new org.softrnic.cli.RunFailure("--svg " + svg + ": cannot write: " + e.getMessage(), e);
+        }
         return 0;
     }
 }

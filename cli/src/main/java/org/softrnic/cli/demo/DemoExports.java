@@ -44,7 +44,7 @@ final class DemoExports {
         JsonMapper mapper = JsonMapper.builder().build();
         ObjectNode root = mapper.createObjectNode();
         root.put("scenario", p.scenario().id);
-        root.put("summary", p.scenario().headline(p.options()));
+        root.put("summary", p.scenario().headline(p));
         root.put("mtu", p.options().mtu().bytes);
         root.put("seed", p.options().seed());
         ArrayNode packets = root.putArray("packets");
@@ -94,7 +94,7 @@ final class DemoExports {
     }
 
     static String svg(Demo.Played p) {
-        return LadderSvg.render(p.scenario().id + ": " + p.scenario().headline(p.options()), "A", "A " + DemoRig.A_IP, "B " + DemoRig.B_IP, p.steps());
+        return LadderSvg.render(p.scenario().id + ": " + p.scenario().headline(p), "A", "A " + DemoRig.A_IP, "B " + DemoRig.B_IP, p.steps());
     }
 
 }

@@ -1,6 +1,7 @@
 package org.softrnic.cli.demo;
 
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.MemoryWindow;
@@ -139,13 +140,31 @@ enum Scenario {
     final int cqe;
     final Script script;
 
-    /** The summary for this run: the loss scenario names the packet --drop chose and the message --size made. */
-    String headline(DemoOptions o) {
+    /**
+     * The summary for this run. The loss scenario's is told from what happened on the wire: which packet was
+     * lost (--drop chose it), and how it was recovered, by B's NAK of the gap or by A's ACK timer.
+     */
+    String headline(Demo.Played p) {
         if (this != LOSS) return summary;
-        int size = o.size() > 0 ? o.size() : defaultSize;
-        int drop = o.drop() > 0 ? o.drop() : defaultDrop;
-        int packets = Math.max(1, (size + o.mtu().bytes - 1) / o.mtu().bytes);
-        return "packet " + drop + " of a " + packets + "-packet WRITE is lost: B NAKs the gap and A goes back N";
+        int size = p.options().sizeOr(defaultSize);
+        int packets = Math.max(1, (size + p.options().mtu().bytes - 1) / p.options().mtu().bytes);
+        List<WireStep> steps = p.steps();
+        int lost = -1;
+        for (int i = 0; i < steps.size() && lost < 0; i++) if (steps.get(i).dropped()) lost = i;
+        if (lost < 0) return summary;
+        WireStep d = steps.get(lost);
+        String what = d.from().equals("A") ? "packet " + (lost + 1) + " (" + d.packet().opcode().name() + ") of a " + packets + "-packet WRITE"
+                : "packet " + (lost + 1) + ", B's " + d.packet().opcode().name() + ",";
+        boolean naked = false;
+        for (int i = lost + 1; i < steps.size() && !naked; i++) {
+            WireStep w = steps.get(i);
+            naked = w.from().equals("B") && !w.dropped() && w.packet().aeth() != null
+                    && w.packet().aeth().type() == org.softrnic.wire.header.AethType.NAK;
+        }
+        String how = naked ? "B NAKs the gap and A goes back N"
+                : d.from().equals("A") ? "no later packet shows B the gap, so A's ACK timer fires and A sends again"
+                : "A's ACK timer fires, A sends again, and B acknowledges the duplicate";
+        return what + " is lost: " + how;
     }
 
     Scenario(String id, String summary, int defaultSize, int defaultDrop, int cqe, Script script) {

@@ -117,6 +117,17 @@ public final class PerfCommand implements Callable<Integer> {
     /** What a server does not choose: the client's hello brings the run. */
     private static final List<String> RUN_OPTIONS = List.of("--size", "--iters", "--qps", "--mtu", "--tx-depth", "--verify");
 
+    /** Says which of the options given shape a run, which a server takes from its client instead (after validation). */
+    private void unusedOnAServer() {
+        List<String> given = new java.util.ArrayList<>();
+        if (op != null) given.add("OP");
+        for (String n : RUN_OPTIONS) if (spec.commandLine().getParseResult().hasMatchedOption(n)) given.add(n);
+        if (given.isEmpty()) return;
+        spec.commandLine().getErr().println("softrnic perf: --server: the client chooses the run; " + String.join(" ", given)
+                + " given here " + (given.size() == 1 ? "is" : "are") + " not used");
+        spec.commandLine().getErr().flush();
+    }
+
     @Override
     public Integer call() {
         if (op == null && !server) throw new UserError("OP is required: write, read, send or atomic");
@@ -127,15 +138,6 @@ public final class PerfCommand implements Callable<Integer> {
             operation = PerfOp.valueOf((op == null ? "write" : op).toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new UserError("OP must be write, read, send or atomic, not " + org.softrnic.cli.Printable.quote(op));
-        }
-        if (server) {
-            List<String> given = RUN_OPTIONS.stream().filter(n -> spec.commandLine().getParseResult().hasMatchedOption(n)).toList();
-            if (op != null || !given.isEmpty()) {
-                spec.commandLine().getErr().println("softrnic perf: --server: the client chooses the run; "
-                        + (op != null ? "OP " : "") + String.join(" ", given) + " given here " + (op != null && given.isEmpty() ? "is" : "are")
-                        + " not used");
-                spec.commandLine().getErr().flush();
-            }
         }
         PerfOptions o;
         PerfResult r;
@@ -169,7 +171,10 @@ public final class PerfCommand implements Callable<Integer> {
         if ((server || connect != null) && loss > 0) throw new UserError("--loss injects faults on the in-process fabric only");
         org.softrnic.cli.OutputFiles.check(trace, "--trace");
         try {
-            if (server) return serve(o, out);
+            if (server) {
+                unusedOnAServer();
+                return serve(o, out);
+            }
             r = provider.equals("ibverbs")
                     ? PerfRun.runIbverbs(device, o, ProgressBar.forTerminal(spec.commandLine().getErr()))
                     : connect != null

@@ -117,7 +117,7 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         int n = iters == null ? t.defaultIters : iters;
         if (t.kind == PerftestTest.Kind.LAT && n < 5) throw new UserError("the latency tests need -n of at least 5");
-        if (qps < 1 || qps > 16384) throw new UserError("-q must be 1..16384");
+        if (qps < 1 || qps > 16384) throw new UserError("-q must be 1..16384, not " + qps);
         if (qps > 1 && t.kind != PerftestTest.Kind.BW) throw new UserError("Multiple QPs only available on bw tests");
         if (spec.commandLine().getParseResult().hasMatchedOption("-D")) positive("-D", duration);
         UserError.checkPort("-p", port);

@@ -83,7 +83,7 @@ final class Pingpong {
         }
         int n = o.srq() ? o.numQp() : 1;
         if (o.srq() && n > o.rxDepth()) {
-            System.err.printf("rx_depth %d is too small for %d QPs -- must have at least one receive per QP.%n", o.rxDepth(), n);
+            System.err.printf("softrnic pingpong: -r %d is too small for %d QPs: srq needs at least one receive per QP%n", o.rxDepth(), n);
             return 1;
         }
         int grh = ud ? GRH : 0;

@@ -105,7 +105,10 @@ public final class PingpongCommand implements Callable<Integer> {
         Mtu pathMtu = UserError.mtu("-m", mtu);
         boolean srq = type.equalsIgnoreCase("srq");
         if (srq && verify) throw new UserError("--verify checks one QP's messages in order; srq spreads them over " + numQp);
-        if (srq && (numQp < 1 || numQp > Pingpong.SRQ_MAX_QP)) throw new UserError("-q must be 1.." + Pingpong.SRQ_MAX_QP);
+        if (srq && (numQp < 1 || numQp > Pingpong.SRQ_MAX_QP)) throw new UserError("-q must be 1.." + Pingpong.SRQ_MAX_QP + ", not " + numQp);
+        if (srq && numQp > rxDepth) throw new UserError("-r " + rxDepth + " is too small for " + numQp + " QPs (-q): srq needs at least one receive per QP");
+        // no RoCE port's MTU passes 4096; a size between the port's active MTU and 4096 is the device's to refuse
+        if (qpType == QpType.UD && bytes > 4096) throw new UserError("-s " + bytes + ": a UD message must fit one MTU, and no MTU passes 4096");
         UserError.checkTimeout(timeout);
         Pingpong.Options o = new Pingpong.Options(qpType, srq, numQp, port, ibPort, bytes, pathMtu, rxDepth, iters, sl, events, gidIndex,
                 server, waitSeconds, verify, timeout);

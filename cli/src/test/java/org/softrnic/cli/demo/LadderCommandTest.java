@@ -30,7 +30,7 @@ class LadderCommandTest {
         long roce = WireStep.ofCapture(org.softrnic.wire.pcap.PcapReader.read(SAMPLE)).size();
         assertEquals(roce, arrows, text);
         assertTrue(text.startsWith("   time (us)  192.0.2.100"), text);
-        assertTrue(text.contains("sent again: no ACK came before the timeout"), "rxe's own retransmission in the sample:\n" + text);
+        assertTrue(text.contains("sent again: no ACK came before the timeout"), "the hand-built peer's retransmission (192.0.2.100) in the sample:\n" + text);
         String picture = Files.readString(svg);
         assertEquals(roce, picture.split("class=\"packet\"", -1).length - 1);
     }
@@ -47,12 +47,27 @@ class LadderCommandTest {
                 text);
     }
 
-    /** The loss scenario's headline names the packet --drop chose. */
-    @Test
-    void theLossHeadlineFollowsDrop() {
+    /** The loss scenario's headline names the packet --drop chose and how the run recovered it. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "3|loss: packet 3 (RC_RDMA_WRITE_MIDDLE) of a 6-packet WRITE is lost: B NAKs the gap and A goes back N",
+        "4|loss: packet 4 (RC_RDMA_WRITE_MIDDLE) of a 6-packet WRITE is lost: B NAKs the gap and A goes back N",
+        "6|loss: packet 6 (RC_RDMA_WRITE_LAST) of a 6-packet WRITE is lost: no later packet shows B the gap, so A's ACK timer fires and A sends again",
+        "7|loss: packet 7, B's RC_ACKNOWLEDGE, is lost: A's ACK timer fires, A sends again, and B acknowledges the duplicate"})
+    void theLossHeadlineFollowsDrop(String drop, String headline) {
         StringWriter out = new StringWriter();
-        assertEquals(0, Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "demo", "loss", "--drop", "4", "--no-color"));
-        assertTrue(out.toString().startsWith("loss: packet 4 of a 6-packet WRITE is lost"), out.toString());
+        assertEquals(0, Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "demo", "loss", "--drop", drop, "--no-color"));
+        assertEquals(headline, out.toString().lines().findFirst().orElse(""));
+    }
+
+    /** A --drop past the run's last packet would lose nothing: the command line is refused (exit 2), nothing printed. */
+    @Test
+    void aDropPastTheLastPacketIsRefused() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(2, Main.execute(new PrintWriter(out), new PrintWriter(err), "demo", "loss", "--drop", "9", "--no-color"));
+        assertEquals("", out.toString());
+        assertEquals("softrnic demo: --drop 9: this run puts only 7 packets on the wire; nothing would be lost", err.toString().strip());
     }
 
     /** no-color.org: NO_COLOR set to anything but empty turns colour off; so does a dumb terminal. */

@@ -19,8 +19,12 @@ public final class PacketTrace implements AutoCloseable {
     private final PcapWriter writer;
     private final byte[] copy = new byte[65536];
     private final long epochOffset = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
+    private final Path file;
+    /** The first write that failed: the trace stops there, the device goes on, and close says so. */
+    private IOException failure;
 
     public PacketTrace(Path file) {
+        this.file = file;
         try {
             writer = new PcapWriter(new BufferedOutputStream(Files.newOutputStream(file)), LinkType.RAW);
         } catch (IOException e) {
@@ -29,12 +33,13 @@ public final class PacketTrace implements AutoCloseable {
     }
 
     private synchronized void record(PacketBuffer buffer, int offset, int length) {
+        if (failure != null) return;
         int n = Math.min(length, copy.length);
         java.lang.foreign.MemorySegment.copy(buffer.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, offset, copy, 0, n);
         try {
             writer.write(System.nanoTime() + epochOffset, copy, 0, n);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            failure = e; // a trace that cannot be written must not break the device's run
         }
     }
 
@@ -46,12 +51,14 @@ public final class PacketTrace implements AutoCloseable {
         };
     }
 
+    /** Closes the file; a write that failed, then or before, is an {@link UncheckedIOException} naming the trace. */
     @Override
     public synchronized void close() {
         try {
             writer.close();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            if (failure == null) failure = e;
         }
+        if (failure != null) throw new UncheckedIOException("trace " + file + ": cannot write: " + failure.getMessage(), failure);
     }
 }

@@ -45,6 +45,20 @@ public final class PerfRun {
     }
 
     private static PerfResult run(PerfDevices devices, PerfOptions o, PerfProgress progress) {
+        PerfResult[] measured = {null};
+        try {
+            return runOn(devices, o, progress, measured);
+        } catch (UncheckedIOException e) {
+            // a trace that could not be written fails the run, after its results (measured before the close)
+            PerfResult r = measured[0];
+            if (r == null || r.error() != null) throw e;
+            return new PerfResult(r.op(), r.size(), r.iterations(), r.qps(), r.mtu(), r.link(), r.seconds(), r.bwPeakMBps(),
+                    r.bwAverageMBps(), r.msgRateMpps(), r.packets(), r.retryEpisodes(), r.dropped(), r.verified(), e.getMessage(),
+                    r.clientCounters(), r.serverCounters(), r.latency());
+        }
+    }
+
+    private static PerfResult runOn(PerfDevices devices, PerfOptions o, PerfProgress progress, PerfResult[] measured) {
         try (PerfDevices d = devices) {
             PerfResult r;
             try (PerfSide client = new PerfSide(d.client(), o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
@@ -61,6 +75,7 @@ public final class PerfRun {
                         ? (o.op() == PerfOp.READ ? client : server).verifyTargets() : null;
                 r = result(o, d.describe(), out, d.packets(), d.dropped(), verified, d.clientCounters(), d.serverCounters());
             }
+            measured[0] = r;
             return r;
         } finally {
             progress.finish();
@@ -146,7 +161,7 @@ public final class PerfRun {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("perf server: " + e.getMessage(), e);
+            throw new UncheckedIOException("--server: " + e.getMessage(), e);
         }
     }
 
@@ -233,7 +248,7 @@ public final class PerfRun {
                 return result(o, describe, out, packets, dropped, verified, dev.counters(), report.counters());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("perf client: " + e.getMessage(), e);
+            throw new UncheckedIOException("--connect " + host + " port " + oobPort + ": " + e.getMessage(), e);
         } finally {
             progress.finish();
         }

@@ -314,8 +314,11 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         SoftProvider.unregister(this);
         runner.close();
         if (port != null) port.close();
-        if (trace != null) trace.close();
-        onClose.run();
+        try {
+            if (trace != null) trace.close();
+        } finally {
+            onClose.run();
+        }
     }
 
     public boolean isClosed() {

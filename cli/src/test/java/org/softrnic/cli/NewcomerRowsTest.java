@@ -100,6 +100,16 @@ class NewcomerRowsTest {
         }
     }
 
+    /** Every option that takes a value names it in one style (N, B, M, P, S, SPEC...), never picocli's {@code <field>}. */
+    @Test
+    void everyOptionsValueHasALabelInOneStyle() {
+        for (String name : new CommandLine(new Main()).getSubcommands().keySet()) {
+            String help = run(name, "--help").out();
+            assertTrue(!help.matches("(?s).*=<[a-zA-Z]+>.*"), name + " --help:\n" + help);
+        }
+        assertTrue(run("pingpong", "--help").out().contains("path MTU: 256, 512, 1024, 2048 or 4096"));
+    }
+
     @Test
     void checksGidIndexHasALabelLikeTheOthers() {
         assertTrue(run("check", "--help").out().contains("-x, --gid-index=N"));

@@ -54,7 +54,8 @@ final class Demo {
     static void print(Played p, PrintWriter out, boolean color) {
         Scenario s = p.scenario();
         out.printf("%s: %s%n", s.id, s.headline(p));
-        out.printf("%s, path MTU %d, seed %d%s%n%n", s.transport(), p.options().mtu().bytes, p.options().seed(),
+        // a UD QP has no path: its messages are bounded by the port's MTU
+        out.printf("%s, %s MTU %d, seed %d%s%n%n", s.transport(), s.transport().equals("UD") ? "port" : "path", p.options().mtu().bytes, p.options().seed(),
                 p.options().loss() > 0 ? String.format(", %.1f %% loss", p.options().loss() * 100) : "");
         LadderText ladder = new LadderText(out, color, "A");
         ladder.header("A " + DemoRig.A_IP, "B " + DemoRig.B_IP);

@@ -36,16 +36,16 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--list", description = "list the scenarios")
     boolean list;
 
-    @Option(names = "--mtu", defaultValue = "1024", description = "path MTU: 256, 512, 1024, 2048 or 4096 (default ${DEFAULT-VALUE}); UD: the port's MTU")
+    @Option(names = "--mtu", paramLabel = "M", defaultValue = "1024", description = "path MTU: 256, 512, 1024, 2048 or 4096 (default ${DEFAULT-VALUE}); UD: the port's MTU")
     int mtu;
 
-    @Option(names = "--size", description = "message size in bytes, 1..16777216 (default: the scenario's)")
+    @Option(names = "--size", paramLabel = "B", description = "message size in bytes, 1..16777216 (default: the scenario's)")
     Integer size;
 
     @Option(names = "--loss", defaultValue = "0", paramLabel = "P", description = "drop each packet with probability P (0..1)")
     double loss;
 
-    @Option(names = "--seed", defaultValue = "1", description = "where everything random comes from (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "where everything random comes from (default ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--drop", paramLabel = "N", description = "drop the N-th packet on the wire (default: the scenario's)")

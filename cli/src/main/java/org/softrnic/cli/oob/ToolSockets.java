@@ -55,9 +55,38 @@ public final class ToolSockets {
 
     /** 127.0.0.1:18515, or [::1]:18515 for IPv6. */
     static String hostPort(InetSocketAddress to) {
-        String h = to.getAddress() != null ? to.getAddress().getHostAddress() : to.getHostString();
+        String h = to.getAddress() instanceof java.net.Inet6Address v6 ? shortest(v6)
+                : to.getAddress() != null ? to.getAddress().getHostAddress() : to.getHostString();
         if (h.contains(":")) h = "[" + h + "]";
         return h + ":" + to.getPort();
+    }
+
+    /** An IPv6 address as RFC 5952 writes it: lower case, the longest run of two or more zero groups as "::". */
+    static String shortest(java.net.Inet6Address a) {
+        byte[] b = a.getAddress();
+        int[] g = new int[8];
+        for (int i = 0; i < 8; i++) g[i] = (b[2 * i] & 0xff) << 8 | (b[2 * i + 1] & 0xff);
+        int bestAt = -1, bestLen = 1;
+        for (int i = 0; i < 8; ) {
+            int j = i;
+            while (j < 8 && g[j] == 0) j++;
+            if (j - i > bestLen) {
+                bestAt = i;
+                bestLen = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestAt) {
+                out.append(i == 0 ? "::" : ":");
+                i += bestLen - 1;
+                continue;
+            }
+            out.append(Integer.toHexString(g[i]));
+            if (i < 7) out.append(':');
+        }
+        return out.toString();
     }
 
     /** A first step on a fresh connection. */

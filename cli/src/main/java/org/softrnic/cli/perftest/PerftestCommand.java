@@ -47,33 +47,33 @@ public final class PerftestCommand implements Callable<Integer> {
     @Mixin
     DeviceOptions dev;
 
-    @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "listen on/connect to TCP port (default ${DEFAULT-VALUE})")
+    @Option(names = {"-p", "--port"}, paramLabel = "P", defaultValue = "18515", description = "listen on/connect to TCP port (default ${DEFAULT-VALUE})")
     int port;
 
 
-    @Option(names = {"-s", "--size"}, description = "message size (default 65536 for bw, 2 for lat; atomics: 8)")
+    @Option(names = {"-s", "--size"}, paramLabel = "B", description = "message size (default 65536 for bw, 2 for lat; atomics: 8)")
     Integer size;
 
-    @Option(names = {"-n", "--iters"}, description = "iterations (default 5000 for write_bw, 1000 for the others)")
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "iterations (default 5000 for write_bw, 1000 for the others)")
     Integer iters;
 
-    @Option(names = {"-x", "--gid-index"}, defaultValue = "1", description = "GID index (default ${DEFAULT-VALUE}: the IPv4-mapped one, as on rxe)")
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "N", defaultValue = "1", description = "GID index (default ${DEFAULT-VALUE}: the IPv4-mapped one, as on rxe)")
     int gidIndex;
 
-    @Option(names = {"-m", "--mtu"}, description = "path MTU: 256, 512, 1024, 2048 or 4096 (default: the port's active MTU; the smaller side's wins)")
+    @Option(names = {"-m", "--mtu"}, paramLabel = "M", description = "path MTU: 256, 512, 1024, 2048 or 4096 (default: the port's active MTU; the smaller side's wins)")
     Integer mtu;
 
-    @Option(names = {"-t", "--tx-depth"}, description = "outstanding requests (default 128 for bw, 1 for lat)")
+    @Option(names = {"-t", "--tx-depth"}, paramLabel = "N", description = "outstanding requests (default 128 for bw, 1 for lat)")
     Integer txDepth;
 
-    @Option(names = {"-Q", "--cq-mod"}, description = "bw: a completion every N requests (default 100; 1 above 8192 B)")
+    @Option(names = {"-Q", "--cq-mod"}, paramLabel = "N", description = "bw: a completion every N requests (default 100; 1 above 8192 B)")
     Integer cqMod;
 
     @Option(names = {"-A", "--atomic_type"}, paramLabel = "TYPE", defaultValue = "FETCH_AND_ADD",
             description = "atomic_bw: FETCH_AND_ADD or CMP_AND_SWAP (default ${DEFAULT-VALUE})")
     String atomicType;
 
-    @Option(names = {"-q", "--qp"}, defaultValue = "1", description = "bw: number of QPs (default ${DEFAULT-VALUE})")
+    @Option(names = {"-q", "--qp"}, paramLabel = "N", defaultValue = "1", description = "bw: number of QPs (default ${DEFAULT-VALUE})")
     int qps;
 
     @Option(names = {"-a", "--all"}, description = "run every size from 2 to 2^23")

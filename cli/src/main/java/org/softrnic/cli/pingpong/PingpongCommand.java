@@ -41,35 +41,35 @@ public final class PingpongCommand implements Callable<Integer> {
     @Mixin
     DeviceOptions dev;
 
-    @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "listen on/connect to TCP port (default ${DEFAULT-VALUE})")
+    @Option(names = {"-p", "--port"}, paramLabel = "P", defaultValue = "18515", description = "listen on/connect to TCP port (default ${DEFAULT-VALUE})")
     int port;
 
 
-    @Option(names = {"-i", "--ib-port"}, defaultValue = "1", description = "port of the device (default ${DEFAULT-VALUE})")
+    @Option(names = {"-i", "--ib-port"}, paramLabel = "N", defaultValue = "1", description = "port of the device (default ${DEFAULT-VALUE})")
     int ibPort;
 
-    @Option(names = {"-s", "--size"}, description = "size of message to exchange (default 4096; ud: 2048)")
+    @Option(names = {"-s", "--size"}, paramLabel = "B", description = "size of message to exchange (default 4096; ud: 2048)")
     Integer size;
 
-    @Option(names = {"-m", "--mtu"}, defaultValue = "1024", description = "path MTU (default ${DEFAULT-VALUE})")
+    @Option(names = {"-m", "--mtu"}, paramLabel = "M", defaultValue = "1024", description = "path MTU: 256, 512, 1024, 2048 or 4096 (default ${DEFAULT-VALUE})")
     int mtu;
 
-    @Option(names = {"-r", "--rx-depth"}, defaultValue = "500", description = "number of receives to post at a time (default ${DEFAULT-VALUE})")
+    @Option(names = {"-r", "--rx-depth"}, paramLabel = "N", defaultValue = "500", description = "number of receives to post at a time (default ${DEFAULT-VALUE})")
     int rxDepth;
 
-    @Option(names = {"-n", "--iters"}, defaultValue = "1000", description = "number of exchanges (default ${DEFAULT-VALUE})")
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", defaultValue = "1000", description = "number of exchanges (default ${DEFAULT-VALUE})")
     int iters;
 
-    @Option(names = {"-l", "--sl"}, defaultValue = "0", description = "service level value (RoCE: unused)")
+    @Option(names = {"-l", "--sl"}, paramLabel = "N", defaultValue = "0", description = "service level value (RoCE: unused)")
     int sl;
 
     @Option(names = {"-e", "--events"}, description = "sleep on CQ events (default poll)")
     boolean events;
 
-    @Option(names = {"-q", "--num-qp"}, defaultValue = "16", description = "srq: number of QPs to use (default ${DEFAULT-VALUE})")
+    @Option(names = {"-q", "--num-qp"}, paramLabel = "N", defaultValue = "16", description = "srq: number of QPs to use (default ${DEFAULT-VALUE})")
     int numQp;
 
-    @Option(names = {"-g", "--gid-idx"}, defaultValue = "1",
+    @Option(names = {"-g", "--gid-idx"}, paramLabel = "N", defaultValue = "1",
             description = "local port gid index: 0 is the link-local GID, 1 the IPv4-mapped one, as on rxe (default ${DEFAULT-VALUE})")
     int gidIndex;
 

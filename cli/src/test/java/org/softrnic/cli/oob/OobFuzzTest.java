@@ -35,6 +35,17 @@ class OobFuzzTest {
             "{\"op\":\"WRITE\",\"size\":65536,\"iters\":10,\"qps\":1,\"mtu\":1024,\"txDepth\":16,\"seed\":1,\"verify\":false,"
                     + "\"endpoint\":{\"gid\":\"127.0.0.2\",\"port\":4791,\"qpns\":[17],\"addrs\":[4096],\"rkeys\":[5]}}\n"};
     static final String HOSTILE = "\u001b]0;pwned\u0007\u001b[31mRED";
+    /**
+     * What the newcomer's review sent, given to every tool in both roles before the random runs: JSON with the
+     * fields missing, JSON null, an array, and escape sequences.
+     */
+    static final byte[][] NAMED = {"{\"bogus\":true}\n".getBytes(StandardCharsets.US_ASCII), "null\n".getBytes(StandardCharsets.US_ASCII),
+            "[1,2,3]\n".getBytes(StandardCharsets.US_ASCII), (HOSTILE + ":" + HOSTILE + "\n").getBytes(StandardCharsets.UTF_8)};
+
+    /** Run {@code i}'s payload: the named ones first, then random ones. */
+    static byte[] payload(int i, Random r) {
+        return i < NAMED.length ? NAMED[i] : junk(r);
+    }
 
     @BeforeAll
     static void shortExchanges() {
@@ -94,7 +105,7 @@ class OobFuzzTest {
     @ValueSource(strings = {"perf", "pingpong", "perftest"})
     void aServerGivenJunkFailsInOneLine(String tool) throws Exception {
         Random r = new Random(tool.hashCode());
-        for (int i = 0; i < RUNS; i++) {
+        for (int i = 0; i < NAMED.length + RUNS; i++) {
             int tcp = freePort();
             String link = "udp:127.0.0.1:" + freePort();
             List<String> args = switch (tool) {
@@ -109,12 +120,12 @@ class OobFuzzTest {
                     throw new IllegalStateException(e);
                 }
             });
-            byte[] junk = junk(r);
+            byte[] junk = payload(i, r);
             try (Socket s = connectWithin(tcp, 10_000)) {
                 OutputStream out = s.getOutputStream();
                 out.write(junk);
                 out.flush();
-                if (r.nextBoolean()) s.shutdownOutput(); // else say no more, and keep the connection open
+                if (i < NAMED.length || r.nextBoolean()) s.shutdownOutput(); // else say no more, and keep the connection open
                 check(tool + " server, run " + i + " (" + junk.length + " bytes)", server.get(30, TimeUnit.SECONDS));
             }
         }
@@ -124,7 +135,7 @@ class OobFuzzTest {
     @ValueSource(strings = {"perf", "pingpong", "perftest"})
     void aClientGivenJunkFailsInOneLine(String tool) throws Exception {
         Random r = new Random(tool.hashCode() * 31L);
-        for (int i = 0; i < RUNS; i++) {
+        for (int i = 0; i < NAMED.length + RUNS; i++) {
             try (ServerSocket fake = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                 int tcp = fake.getLocalPort();
                 String link = "udp:127.0.0.2:" + freePort();
@@ -140,15 +151,37 @@ class OobFuzzTest {
                         throw new IllegalStateException(e);
                     }
                 });
-                byte[] junk = junk(r);
+                byte[] junk = payload(i, r);
                 fake.setSoTimeout(10_000);
                 try (Socket s = fake.accept()) {
                     s.getOutputStream().write(junk);
                     s.getOutputStream().flush();
-                    if (r.nextBoolean()) s.shutdownOutput();
+                    if (i < NAMED.length || r.nextBoolean()) s.shutdownOutput();
                     check(tool + " client, run " + i + " (" + junk.length + " bytes)", client.get(30, TimeUnit.SECONDS));
                 }
             }
+        }
+    }
+
+    /** A perf client whose hello is not one is told why before the server fails (row 2 of the review). */
+    @org.junit.jupiter.api.Test
+    void aPerfServerTellsAClientWhyItsHelloIsRefused() throws Exception {
+        int tcp = freePort();
+        List<String> args = List.of("perf", "--server", "--link", "udp:127.0.0.1:" + freePort(), "--oob-port", "" + tcp, "--timeout", "3");
+        CompletableFuture<Outcome> server = CompletableFuture.supplyAsync(() -> {
+            try {
+                return run(args);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try (Socket s = connectWithin(tcp, 10_000)) {
+            s.getOutputStream().write("null\n".getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            s.setSoTimeout(10_000);
+            String reply = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8)).readLine();
+            assertTrue(reply != null && reply.contains("\"error\"") && reply.contains("not a perf hello"), "the reply: " + reply);
+            check("perf server given null", server.get(30, TimeUnit.SECONDS));
         }
     }
 

@@ -26,7 +26,7 @@ public final class PerfRun {
         LinkSpec link = LinkSpec.parse(spec);
         if (link.kind() == LinkSpec.Kind.INPROC) return new VirtualPerfDevices(loss, seed, trace);
         if (loss > 0) throw new IllegalArgumentException("--loss injects faults on the in-process fabric only");
-        if (link.port() == 0) throw new IllegalArgumentException("--link " + spec + ": perf needs a port of 1..65535");
+        if (link.port() == 0) throw new IllegalArgumentException("--link " + spec + ": the UDP port must be 1..65535 here, not 0");
         return new UdpPerfDevices(link.address(), link.port(), seed, progress, trace);
     }
 
@@ -132,7 +132,13 @@ public final class PerfRun {
             try (Socket s = accepted; Oob oob = new Oob(s)) {
                 // the hello may come long after the connection (a forwarder connects first): the wait for a client
                 s.setSoTimeout(waitMs);
-                Oob.Hello hello = oob.receive(Oob.Hello.class);
+                Oob.Hello hello;
+                try {
+                    hello = oob.receive(Oob.Hello.class);
+                } catch (java.net.ProtocolException e) {
+                    refuse(oob, e.getMessage());
+                    throw e;
+                }
                 s.setSoTimeout(exchangeTimeoutMs());
                 PerfOptions run;
                 try {
@@ -251,6 +257,15 @@ public final class PerfRun {
             throw new UncheckedIOException("--connect " + host + " port " + oobPort + ": " + e.getMessage(), e);
         } finally {
             progress.finish();
+        }
+    }
+
+    /** Tells a client why its run is refused, if it still listens; the server fails either way. */
+    private static void refuse(Oob oob, String why) {
+        try {
+            oob.send(new Oob.Welcome(null, why));
+        } catch (IOException | RuntimeException ignored) {
+            // the client went away: the server's own failure says it all
         }
     }
 

@@ -156,7 +156,7 @@ public final class ToolSockets {
         long nextBlock = start + BLOCK_EVERY_MS * 1_000_000L;
         while (at < b.length) {
             if (System.nanoTime() - endNanos > 0) {
-                throw new SocketTimeoutException("the peer said nothing for " + (System.nanoTime() - start) / 1_000_000_000L + " s");
+                throw new SocketTimeoutException("the peer said nothing for " + Math.round((System.nanoTime() - start) / 1e9) + " s");
             }
             if (in.available() == 0 && System.nanoTime() < nextBlock) {
                 progress.run();

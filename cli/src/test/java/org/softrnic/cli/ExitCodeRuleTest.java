@@ -130,6 +130,20 @@ class ExitCodeRuleTest {
         assertTrue(help.matches("(?s).*\\n +2 +an invalid command line.*"), help);
     }
 
+    /** A TCP port that is taken is a run-time failure naming the option and the port. */
+    @Test
+    void aTakenTcpPortIsNamed() throws Exception {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.setReuseAddress(false);
+            taken.bind(new java.net.InetSocketAddress(0));
+            int p = taken.getLocalPort();
+            StringWriter err = new StringWriter();
+            assertEquals(1, Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "pingpong", "rc", "-p", "" + p,
+                    "--link", "udp:127.0.0.1:" + freePort(), "--timeout", "2"));
+            assertTrue(err.toString().startsWith("softrnic pingpong: -p " + p + ": cannot listen on TCP port " + p + " ("), err.toString());
+        }
+    }
+
     /** Output that cannot be written (a full disk) is a run-time failure, not a silent success. */
     @Test
     void outputThatCannotBeWrittenExitsOne() throws Exception {

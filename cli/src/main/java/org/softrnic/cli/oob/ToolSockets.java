@@ -121,7 +121,11 @@ public final class ToolSockets {
         long end = deadline(timeoutSeconds);
         try (ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
-            listener.bind(new InetSocketAddress(port), 1);
+            try {
+                listener.bind(new InetSocketAddress(port), 1);
+            } catch (java.net.BindException e) {
+                throw new java.net.BindException("-p " + port + ": cannot listen on TCP port " + port + " (" + e.getMessage() + ")");
+            }
             listener.setSoTimeout(TICK_MS);
             while (true) {
                 try {

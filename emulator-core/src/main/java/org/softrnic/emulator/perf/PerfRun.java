@@ -120,7 +120,11 @@ public final class PerfRun {
              var ctx = new Closing(dev);
              ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
-            listener.bind(new InetSocketAddress(link.address(), oobPort));
+            try {
+                listener.bind(new InetSocketAddress(link.address(), oobPort));
+            } catch (java.net.BindException e) {
+                throw new java.net.BindException("--oob-port " + oobPort + ": cannot listen on TCP port " + oobPort + " (" + e.getMessage() + ")");
+            }
             listener.setSoTimeout(waitMs);
             onListening.run();
             Socket accepted;

@@ -55,21 +55,21 @@ public final class ToolSockets {
 
     /** 127.0.0.1:18515, or [::1]:18515 for IPv6. */
     static String hostPort(InetSocketAddress to) {
-        String h = to.getAddress() instanceof java.net.Inet6Address v6 ? shortest(v6)
+        String h = to.getAddress() instanceof java.net.Inet6Address v6 ? ipv6Text(v6.getAddress())
                 : to.getAddress() != null ? to.getAddress().getHostAddress() : to.getHostString();
         if (h.contains(":")) h = "[" + h + "]";
         return h + ":" + to.getPort();
     }
 
-    /** An IPv6 address as RFC 5952 writes it: lower case, the longest run of two or more zero groups as "::". */
-    static String shortest(java.net.Inet6Address a) {
-        byte[] b = a.getAddress();
-        int[] g = new int[8];
-        for (int i = 0; i < 8; i++) g[i] = (b[2 * i] & 0xff) << 8 | (b[2 * i + 1] & 0xff);
-        int bestAt = -1, bestLen = 1;
+    /** An IPv6 address as inet_ntop writes it (RFC 5952): the longest run of two or more zero groups as "::". */
+    public static String ipv6Text(byte[] b) {
+        int[] w = new int[8];
+        for (int i = 0; i < 8; i++) w[i] = (b[2 * i] & 0xff) << 8 | (b[2 * i + 1] & 0xff);
+        int bestAt = -1;
+        int bestLen = 1; // a single zero group stays as 0, as inet_ntop writes it
         for (int i = 0; i < 8; ) {
             int j = i;
-            while (j < 8 && g[j] == 0) j++;
+            while (j < 8 && w[j] == 0) j++;
             if (j - i > bestLen) {
                 bestAt = i;
                 bestLen = j - i;
@@ -79,12 +79,12 @@ public final class ToolSockets {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < 8; i++) {
             if (i == bestAt) {
-                out.append(i == 0 ? "::" : ":");
+                out.append("::");
                 i += bestLen - 1;
                 continue;
             }
-            out.append(Integer.toHexString(g[i]));
-            if (i < 7) out.append(':');
+            if (out.length() > 0 && out.charAt(out.length() - 1) != ':') out.append(':');
+            out.append(Integer.toHexString(w[i]));
         }
         return out.toString();
     }

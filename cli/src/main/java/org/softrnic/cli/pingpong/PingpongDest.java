@@ -47,29 +47,6 @@ record PingpongDest(int lid, int qpn, int psn, Gid gid) {
     static String gidText(Gid g) {
         byte[] b = g.raw();
         if (g.isIpv4Mapped()) return "::ffff:" + (b[12] & 0xff) + "." + (b[13] & 0xff) + "." + (b[14] & 0xff) + "." + (b[15] & 0xff);
-        int[] w = new int[8];
-        for (int i = 0; i < 8; i++) w[i] = (b[2 * i] & 0xff) << 8 | (b[2 * i + 1] & 0xff);
-        int bestAt = -1;
-        int bestLen = 1; // a single zero group stays as 0, as inet_ntop writes it
-        for (int i = 0; i < 8; ) {
-            int j = i;
-            while (j < 8 && w[j] == 0) j++;
-            if (j - i > bestLen) {
-                bestAt = i;
-                bestLen = j - i;
-            }
-            i = j == i ? i + 1 : j;
-        }
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == bestAt) {
-                out.append("::");
-                i += bestLen - 1;
-                continue;
-            }
-            if (out.length() > 0 && out.charAt(out.length() - 1) != ':') out.append(':');
-            out.append(Integer.toHexString(w[i]));
-        }
-        return out.toString();
+        return org.softrnic.cli.oob.ToolSockets.ipv6Text(b);
     }
 }

@@ -43,13 +43,7 @@ class HostileUdpTest {
         int port = 20000 + ThreadLocalRandom.current().nextInt(20000);
         UdpPair.Side a = UdpPair.side("127.0.0.1", port);
         UdpPair.Side b = UdpPair.side("127.0.0.2", port);
-        List<byte[]> sentByA = new ArrayList<>();
-        a.nic().tap(null, (buf, off, len) -> {
-            byte[] x = new byte[len];
-            MemorySegment.copy(buf.segment, ValueLayout.JAVA_BYTE, off, x, 0, len);
-            sentByA.add(x);
-            return true;
-        });
+        List<byte[]> sentByA = sentBy(a);
         InetSocketAddress toB = new InetSocketAddress(InetAddress.getByName("127.0.0.2"), port);
         try (var la = a.link(); var lb = b.link();
              DatagramChannel stranger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.3", 0));
@@ -133,13 +127,7 @@ class HostileUdpTest {
             UdpPair.Side a = ns.inside(() -> UdpPair.side("fd5e::1", port));
             UdpPair.Side b = ns.inside(() -> UdpPair.side("fd5e::2", port));
             DatagramChannel strangerChannel = ns.inside(() -> DatagramChannel.open().bind(new InetSocketAddress("fd5e::3", 0)));
-            List<byte[]> sentByA = new ArrayList<>();
-            a.nic().tap(null, (buf, off, len) -> {
-                byte[] x = new byte[len];
-                MemorySegment.copy(buf.segment, ValueLayout.JAVA_BYTE, off, x, 0, len);
-                sentByA.add(x);
-                return true;
-            });
+            List<byte[]> sentByA = sentBy(a);
             try (var la = a.link(); var lb = b.link(); DatagramChannel stranger = strangerChannel) {
                 UdpPair.connect(a, "fd5e::2", b.qp().qpn());
                 UdpPair.connect(b, "fd5e::1", a.qp().qpn());
@@ -170,6 +158,18 @@ class HostileUdpTest {
                 assertEquals(-1, MemorySegment.mismatch(a.mr().segment(), 0, 3000, b.mr().segment(), 4096, 4096 + 3000));
             }
         }
+    }
+
+    /** Every packet {@code side} sends from now on, copied as it leaves. */
+    private static List<byte[]> sentBy(UdpPair.Side side) {
+        List<byte[]> sent = new ArrayList<>();
+        side.nic().tap(null, (buf, off, len) -> {
+            byte[] x = new byte[len];
+            MemorySegment.copy(buf.segment, ValueLayout.JAVA_BYTE, off, x, 0, len);
+            sent.add(x);
+            return true;
+        });
+        return sent;
     }
 
     /** One hostile datagram: random bytes, a truncated real packet, an unknown QPN, or the expected PSN from a stranger. */

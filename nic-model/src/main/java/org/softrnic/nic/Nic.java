@@ -286,6 +286,33 @@ public final class Nic {
         return qp;
     }
 
+    /** QP1's number: the General Services Interface, where the CM's MADs come and go. */
+    public static final int GSI_QPN = 1;
+    /** The Q_Key of every datagram to and from QP1 (IBTA 13.4.6.1; rxe's GSI_QKEY). */
+    public static final int GSI_QKEY = 0x80010000;
+
+    /**
+     * QP1, the General Services Interface, as rxe runs it (the kernel's MAD layer makes it): a UD QP numbered 1,
+     * taking datagrams with the GSI Q_Key only, ready to send and receive (RTS). One per device; EEXIST for a
+     * second while the first lives.
+     */
+    public QueuePair createGsi(ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq, QpCaps caps) {
+        String verb = "ibv_create_qp";
+        checkPd(verb, pd);
+        VerbChecks.createQp(config.attributes(), pd, sendCq, recvCq, null, caps);
+        if (qps.containsKey(GSI_QPN)) throw error(verb, Errno.EEXIST, "this device's QP1 (the GSI) exists already");
+        QueuePair qp = new QueuePair(GSI_QPN, QpType.UD, pd, sendCq, recvCq, null, caps, false);
+        qps.put(GSI_QPN, qp);
+        pd.attach();
+        sendCq.attach();
+        recvCq.attach();
+        engine.addQp(qp);
+        QpAttr attr = new QpAttr();
+        attr.qkey = GSI_QKEY;
+        modifyToRts(qp, attr);
+        return qp;
+    }
+
     private int allocQpn() {
         while (qps.containsKey(nextQpn)) nextQpn = nextQpn >= 0xffffff ? FIRST_QPN : nextQpn + 1;
         int qpn = nextQpn;

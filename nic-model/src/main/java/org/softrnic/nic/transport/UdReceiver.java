@@ -30,9 +30,11 @@ final class UdReceiver {
         QueuePair qp = c.qp;
         RocePacketView p = pkt.p;
         int qkey = p.deth().qkey();
-        if (qkey != qp.attr().qkey) {
+        // QP1 takes the GSI Q_Key whatever its attributes say, as rxe's check_keys
+        int expected = qp.qpn() == org.softrnic.nic.Nic.GSI_QPN ? org.softrnic.nic.Nic.GSI_QKEY : qp.attr().qkey;
+        if (qkey != expected) {
             engine.counters.inc(Counter.DROP_BAD_QKEY);
-            engine.refuse(qp, pkt.psn, String.format("a UD datagram with Q_Key 0x%x; the QP's Q_Key is 0x%x (dropped)", qkey, qp.attr().qkey));
+            engine.refuse(qp, pkt.psn, String.format("a UD datagram with Q_Key 0x%x; the QP's Q_Key is 0x%x (dropped)", qkey, expected));
             return;
         }
         RecvWqe w = recvWqes.take(c);

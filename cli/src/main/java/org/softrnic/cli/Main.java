@@ -46,7 +46,7 @@ public final class Main implements Runnable {
         out.flush();
         if (out.checkError() && rc == 0) {
             // a reader that went away (| head) needs no word; a full disk does
-            String command = args.length > 0 && args[0].matches("[a-z-]{1,40}") ? " " + args[0] : "";
+            String command = args.length > 0 && args[0].matches("[a-z][a-z-]{0,39}") ? " " + args[0] : "";
             if (!"Broken pipe".equals(stdout.failure())) err.println("softrnic" + command + ": cannot write output: " + stdout.failure());
             rc = EXIT_FAILURE;
         }

@@ -124,7 +124,9 @@ public final class ToolSockets {
             try {
                 listener.bind(new InetSocketAddress(port), 1);
             } catch (java.net.BindException e) {
-                throw new java.net.BindException("-p " + port + ": cannot listen on TCP port " + port + " (" + e.getMessage() + ")");
+                java.net.BindException named = new java.net.BindException("-p " + port + ": cannot listen on TCP port " + port + " (" + e.getMessage() + ")");
+                named.initCause(e);
+                throw named;
             }
             listener.setSoTimeout(TICK_MS);
             while (true) {

@@ -51,9 +51,10 @@ public final class PerfRun {
         } catch (UncheckedIOException e) {
             // a trace that could not be written fails the run, after its results (measured before the close)
             PerfResult r = measured[0];
-            if (r == null || r.error() != null) throw e;
+            if (r == null) throw e;
+            String error = r.error() == null ? e.getMessage() : r.error() + "; and " + e.getMessage();
             return new PerfResult(r.op(), r.size(), r.iterations(), r.qps(), r.mtu(), r.link(), r.seconds(), r.bwPeakMBps(),
-                    r.bwAverageMBps(), r.msgRateMpps(), r.packets(), r.retryEpisodes(), r.dropped(), r.verified(), e.getMessage(),
+                    r.bwAverageMBps(), r.msgRateMpps(), r.packets(), r.retryEpisodes(), r.dropped(), r.verified(), error,
                     r.clientCounters(), r.serverCounters(), r.latency());
         }
     }
@@ -123,7 +124,9 @@ public final class PerfRun {
             try {
                 listener.bind(new InetSocketAddress(link.address(), oobPort));
             } catch (java.net.BindException e) {
-                throw new java.net.BindException("--oob-port " + oobPort + ": cannot listen on TCP port " + oobPort + " (" + e.getMessage() + ")");
+                java.net.BindException named = new java.net.BindException("--oob-port " + oobPort + ": cannot listen on TCP port " + oobPort + " (" + e.getMessage() + ")");
+                named.initCause(e);
+                throw named;
             }
             listener.setSoTimeout(waitMs);
             onListening.run();

@@ -125,10 +125,19 @@ public final class SoftFabric implements AutoCloseable {
     /** Closes every device on the fabric (EBUSY if one still has open contexts), then frees its memory. */
     @Override
     public void close() {
-        for (SoftRnic d : devices()) d.close();
+        RuntimeException first = null;
+        for (SoftRnic d : devices()) {
+            try {
+                d.close(); // every device, even after one failed (a trace that could not be written)
+            } catch (RuntimeException e) {
+                if (first == null) first = e;
+                else first.addSuppressed(e);
+            }
+        }
         if (threaded != null) threaded.close();
         synchronized (SoftFabric.class) {
             if (shared == this) shared = null;
         }
+        if (first != null) throw first;
     }
 }

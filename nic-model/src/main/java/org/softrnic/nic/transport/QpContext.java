@@ -31,6 +31,8 @@ final class QpContext {
     int localIpv4;
     /** What this QP adds to the device's {@link TxWindow}, and whether it waits there for room. */
     int txCounted;
+    /** One past the last PSN sent before the last go-back-N: what a QP resends within the room it kept. */
+    int txResendTo;
     boolean txWaiting;
 
     /** Takes the IPv4 addresses out of {@link #peerGid} and {@link #localGid}, once they are set. */

@@ -38,8 +38,9 @@ final class TxWindow {
     boolean allows(QpContext c) {
         if (limit == 0) return true;
         recount(c);
-        // a QP gone back N sends again what it holds room for (see recount) without waiting its turn
-        if (Psn.diff(c.req.psn, c.comp.psn) < c.txCounted) return true;
+        // a QP gone back N sends again what it sent before, in the room it kept (see recount), without waiting
+        // its turn; a message it had not sent yet waits as any other
+        if (Psn.diff(c.req.psn, c.comp.psn) < c.txCounted && Psn.diff(c.req.psn, c.txResendTo) < 0) return true;
         if (inFlight < limit && (waiting.isEmpty() || c == serving)) return true;
         if (!c.txWaiting) {
             c.txWaiting = true;

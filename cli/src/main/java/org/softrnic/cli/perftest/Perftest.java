@@ -307,11 +307,15 @@ final class Perftest {
 
     /** The client's connection, once the versions are exchanged (retried while --wait lasts). */
     private PerftestWire connect() throws IOException {
-        return ToolSockets.connectAndStart(new InetSocketAddress(ToolSockets.address(o.server()), o.port()),
-                System.nanoTime() + o.waitSeconds() * 1_000_000_000L, s -> {
-                    PerftestWire w = new PerftestWire(s, true, progress);
-                    w.exchangeVersion();
-                    return w;
-                });
+        long end = System.nanoTime() + o.waitSeconds() * 1_000_000_000L;
+        return ToolSockets.connectAndStart(new InetSocketAddress(ToolSockets.address(o.server()), o.port()), end, s -> {
+            PerftestWire w = new PerftestWire(s, true, progress);
+            // a server that read our version answers with its own once it is ready, which a guest under emulation
+            // may take longer than the exchange's 15 s over: wait as long as --wait allows (15 s at least); a
+            // connection closed under us (qemu's forwarder before the guest listens) still fails at once. A retry
+            // after the server read our version would leave that server failing to read the page size.
+            w.exchangeVersion((int) Math.max(ToolSockets.exchangeSeconds(), (end - System.nanoTime()) / 1_000_000_000L));
+            return w;
+        });
     }
 }

@@ -275,13 +275,16 @@ public final class Nic {
         checkPd(verb, pd);
         VerbChecks.createQp(config.attributes(), pd, sendCq, recvCq, srq, caps);
         if (qps.size() >= config.attributes().maxQp()) throw error(verb, Errno.ENOMEM, "max_qp reached");
-        int qpn = allocQpn();
-        QueuePair qp = new QueuePair(qpn, type, pd, sendCq, recvCq, srq, caps, sqSigAll);
-        qps.put(qpn, qp);
-        pd.attach();
-        sendCq.attach();
-        recvCq.attach();
-        if (srq != null) srq.attach();
+        return register(new QueuePair(allocQpn(), type, pd, sendCq, recvCq, srq, caps, sqSigAll));
+    }
+
+    /** A new QP joins the device: it holds its PD, CQs and SRQ, and the engine takes its packets. */
+    private QueuePair register(QueuePair qp) {
+        qps.put(qp.qpn(), qp);
+        qp.pd().attach();
+        qp.sendCq().attach();
+        qp.recvCq().attach();
+        if (qp.srq() != null) qp.srq().attach();
         engine.addQp(qp);
         return qp;
     }
@@ -301,12 +304,7 @@ public final class Nic {
         checkPd(verb, pd);
         VerbChecks.createQp(config.attributes(), pd, sendCq, recvCq, null, caps);
         if (qps.containsKey(GSI_QPN)) throw error(verb, Errno.EEXIST, "this device's QP1 (the GSI) exists already");
-        QueuePair qp = new QueuePair(GSI_QPN, QpType.UD, pd, sendCq, recvCq, null, caps, false);
-        qps.put(GSI_QPN, qp);
-        pd.attach();
-        sendCq.attach();
-        recvCq.attach();
-        engine.addQp(qp);
+        QueuePair qp = register(new QueuePair(GSI_QPN, QpType.UD, pd, sendCq, recvCq, null, caps, false));
         QpAttr attr = new QpAttr();
         attr.qkey = GSI_QKEY;
         modifyToRts(qp, attr);

@@ -13,4 +13,11 @@ public record PerfResult(PerfOp op, int size, long iterations, int qps, int mtu,
                          @com.fasterxml.jackson.annotation.JsonProperty("bw_average_MBps") double bwAverageMBps, double msgRateMpps, long packets,
                          long retryEpisodes, long dropped, Boolean verified, String error,
                          java.util.Map<String, Long> clientCounters, java.util.Map<String, Long> serverCounters,
-                         Latency latency) {}
+                         Latency latency) {
+    /** The same result failed by {@code error}, after its own error if it had one. */
+    PerfResult withError(String error) {
+        String both = this.error == null ? error : this.error + "; and " + error;
+        return new PerfResult(op, size, iterations, qps, mtu, link, seconds, bwPeakMBps, bwAverageMBps, msgRateMpps, packets,
+                retryEpisodes, dropped, verified, both, clientCounters, serverCounters, latency);
+    }
+}

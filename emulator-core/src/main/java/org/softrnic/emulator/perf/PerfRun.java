@@ -52,10 +52,7 @@ public final class PerfRun {
             // a trace that could not be written fails the run, after its results (measured before the close)
             PerfResult r = measured[0];
             if (r == null) throw e;
-            String error = r.error() == null ? e.getMessage() : r.error() + "; and " + e.getMessage();
-            return new PerfResult(r.op(), r.size(), r.iterations(), r.qps(), r.mtu(), r.link(), r.seconds(), r.bwPeakMBps(),
-                    r.bwAverageMBps(), r.msgRateMpps(), r.packets(), r.retryEpisodes(), r.dropped(), r.verified(), error,
-                    r.clientCounters(), r.serverCounters(), r.latency());
+            return r.withError(e.getMessage());
         }
     }
 

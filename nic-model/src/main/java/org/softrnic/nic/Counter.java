@@ -41,7 +41,14 @@ public enum Counter {
     DROP_BAD_DUPLICATE("drop_bad_duplicate"),
     DROP_UD_NO_RECV("drop_ud_no_recv"),
     /** A UD send longer than the path MTU: completed without a packet, as C10-93.1.1 says (and rxe does). */
-    UD_SEND_TOO_LONG("ud_send_too_long");
+    UD_SEND_TOO_LONG("ud_send_too_long"),
+    // the CM on QP1, as the kernel's cm counters (ports/N/cm_tx_msgs, cm_rx_duplicates) count them
+    CM_TX_MSGS("cm_tx_msgs"),
+    CM_TX_RETRIES("cm_tx_retries"),
+    CM_RX_MSGS("cm_rx_msgs"),
+    CM_RX_DUPLICATES("cm_rx_duplicates"),
+    /** A MAD on QP1 the CM takes no action on: no CM class, an unknown attribute, or no id it names. */
+    CM_RX_DROPPED("cm_rx_dropped");
 
     /** The counter's name as rxe's sysfs hw_counters (or, for drops, softrnic) spells it. */
     public final String counterName;

@@ -408,6 +408,15 @@ public final class Nic {
     public void receive(PacketBuffer buffer, int offset, int length) {
         if (receiveTap != null) receiveTap.transmit(buffer, offset, length);
         engine.receive(buffer, offset, length);
+        if (agent != null) agent.poll();
+    }
+
+    private DeviceAgent agent;
+
+    /** Attaches the consumer that lives in the device (the CM on QP1); one per device. */
+    public void attach(DeviceAgent a) {
+        if (agent != null) throw new IllegalStateException("this device has its agent already");
+        agent = a;
     }
 
     private PacketSink receiveTap;
@@ -433,15 +442,16 @@ public final class Nic {
 
     /** No later than the earliest timer deadline (cheap, for a loop's every turn); Long.MAX_VALUE when none is armed. */
     public long nextDeadline() {
-        return engine.nextDeadline();
+        return agent == null ? engine.nextDeadline() : Math.min(engine.nextDeadline(), agent.nextDeadline());
     }
 
     /** The earliest timer deadline exactly: what a virtual clock jumps to when nothing else is pending. */
     public long exactNextDeadline() {
-        return engine.exactNextDeadline();
+        return agent == null ? engine.exactNextDeadline() : Math.min(engine.exactNextDeadline(), agent.nextDeadline());
     }
 
     public void runTimers() {
         engine.runTimers();
+        if (agent != null) agent.runTimers(clock.nanoTime());
     }
 }

@@ -6,8 +6,10 @@ module org.softrnic.nic {
     requires org.softrnic.wire;
 
     exports org.softrnic.verbs;
+    exports org.softrnic.verbs.cm;
 
     exports org.softrnic.nic to org.softrnic.emulator, org.softrnic.cli;
+    exports org.softrnic.nic.cm to org.softrnic.emulator, org.softrnic.cli;
     exports org.softrnic.nic.cq to org.softrnic.emulator, org.softrnic.cli;
     exports org.softrnic.nic.mem to org.softrnic.emulator, org.softrnic.cli;
     exports org.softrnic.nic.qp to org.softrnic.emulator, org.softrnic.cli;
@@ -16,4 +18,5 @@ module org.softrnic.nic {
     exports org.softrnic.nic.transport to org.softrnic.emulator, org.softrnic.cli;
 
     uses org.softrnic.verbs.RdmaProvider;
+    uses org.softrnic.verbs.cm.CmProvider;
 }

@@ -31,6 +31,11 @@ interface Runner extends AutoCloseable {
      */
     boolean idle();
 
+    /** {@link #idle}, but under virtual time stopping once {@code done} holds, not only when the fabric is idle. */
+    default boolean idleUntil(java.util.function.BooleanSupplier done) {
+        return idle();
+    }
+
     /** True when the caller's thread drives the device, so waits poll instead of blocking. */
     boolean drivesProgress();
 

@@ -55,6 +55,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
             runner.run(() -> nic.tap(trace.tap(), trace.tap()));
         }
         runner.run(() -> nic.onAsyncEvent(this::dispatch));
+        runner.run(() -> cm = new SoftCm(this)); // the CM is always there, as on a kernel's RoCE port: REJ 8 needs it
         SoftProvider.register(this);
     }
 
@@ -153,6 +154,13 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     @Override
     public String provider() {
         return SoftProvider.NAME;
+    }
+
+    private SoftCm cm;
+
+    /** The device's CM on QP1 and rdma_cm above it (device thread). */
+    SoftCm cm() {
+        return cm;
     }
 
     /** Lets the port start resolving {@code dgid}'s link address (loop thread). */

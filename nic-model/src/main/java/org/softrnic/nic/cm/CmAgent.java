@@ -172,15 +172,29 @@ public final class CmAgent implements DeviceAgent {
         return port.poll(this::receive);
     }
 
+    /** Asked on every turn of a device loop: a cached value, rescanned only after a deadline moved later. */
     @Override
     public long nextDeadline() {
-        long next = IbCmId.NEVER;
-        for (IbCmId id : byLocalId.values()) next = Math.min(next, id.deadline);
-        return next;
+        if (rescan) {
+            earliest = IbCmId.NEVER;
+            for (IbCmId id : byLocalId.values()) earliest = Math.min(earliest, id.deadline);
+            rescan = false;
+        }
+        return earliest;
+    }
+
+    private long earliest = IbCmId.NEVER;
+    private boolean rescan;
+
+    private void deadline(IbCmId id, long at) {
+        if (id.deadline == earliest && at > earliest) rescan = true;
+        id.deadline = at;
+        if (at < earliest) earliest = at;
     }
 
     @Override
     public void runTimers(long now) {
+        if (now < nextDeadline()) return;
         List<IbCmId> due = new ArrayList<>();
         for (IbCmId id : byLocalId.values()) if (id.deadline <= now) due.add(id);
         for (IbCmId id : due) expire(id, now);
@@ -190,7 +204,7 @@ public final class CmAgent implements DeviceAgent {
         if (id.timewait) {
             CmTransition t = step(id, CmInput.TIMEWAIT_DONE, "cm_timewait_handler");
             id.timewait = false;
-            id.deadline = IbCmId.NEVER;
+            deadline(id, IbCmId.NEVER);
             byRemote.remove(new RemoteKey(id.remoteId, id.remoteGuid));
             if (id.destroyed) byLocalId.remove(id.localId);
             else tell(id, null, IbCmEvent.TIMEWAIT_EXIT, null);
@@ -199,7 +213,7 @@ public final class CmAgent implements DeviceAgent {
         }
         if (id.retriesLeft > 0) {
             id.retriesLeft--;
-            id.deadline = now + id.timeoutNanos;
+            deadline(id, now + id.timeoutNanos);
             nic.counters().inc(Counter.CM_TX_RETRIES);
             transmit(id.av, id.pending);
             return;
@@ -207,7 +221,7 @@ public final class CmAgent implements DeviceAgent {
         CmState from = id.state;
         CmTransition t = step(id, CmInput.RETRIES_EXHAUSTED, "cm_process_send_error");
         id.pending = null;
-        id.deadline = IbCmId.NEVER;
+        deadline(id, IbCmId.NEVER);
         IbCmEvent e = switch (from) {
             case REQ_SENT, MRA_REQ_RCVD -> IbCmEvent.REQ_ERROR;
             case REP_SENT, MRA_REP_RCVD -> IbCmEvent.REP_ERROR;
@@ -325,7 +339,7 @@ public final class CmAgent implements DeviceAgent {
         }
         step(id, input, "cm_mra_handler");
         int serviceTimeout = (int) get(CmMessage.MRA, "service_timeout", mad);
-        id.deadline = nic.clock().nanoTime() + CmTimeouts.mraTimeoutNanos(serviceTimeout, id.avTimeout);
+        deadline(id, nic.clock().nanoTime() + CmTimeouts.mraTimeoutNanos(serviceTimeout, id.avTimeout));
         tell(id, null, IbCmEvent.MRA_RECEIVED, mad);
     }
 
@@ -438,14 +452,14 @@ public final class CmAgent implements DeviceAgent {
         id.pending = mad;
         id.retriesLeft = id.maxRetries;
         id.timewait = false;
-        id.deadline = nic.clock().nanoTime() + id.timeoutNanos;
+        deadline(id, nic.clock().nanoTime() + id.timeoutNanos);
         transmit(id.av, mad);
     }
 
-    private static void stopTimer(IbCmId id) {
+    private void stopTimer(IbCmId id) {
         if (id.timewait) return;
         id.pending = null;
-        id.deadline = IbCmId.NEVER;
+        deadline(id, IbCmId.NEVER);
     }
 
     /** After a step that may end the connection: timewait starts, or an id back in IDLE leaves the remote table. */
@@ -458,11 +472,11 @@ public final class CmAgent implements DeviceAgent {
     private void enterTimewait(IbCmId id) {
         id.pending = null;
         id.timewait = true;
-        id.deadline = nic.clock().nanoTime() + CmTimeouts.toNanos(id.avTimeout);
+        deadline(id, nic.clock().nanoTime() + CmTimeouts.toNanos(id.avTimeout));
     }
 
     private void forget(IbCmId id) {
-        id.deadline = IbCmId.NEVER;
+        deadline(id, IbCmId.NEVER);
         byRemote.remove(new RemoteKey(id.remoteId, id.remoteGuid));
         byLocalId.remove(id.localId);
     }

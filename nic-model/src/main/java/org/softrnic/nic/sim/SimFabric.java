@@ -169,8 +169,13 @@ public final class SimFabric {
      * or until virtual time passes {@code limitNanos}. Returns the number of events processed.
      */
     public long run(long limitNanos) {
+        return run(limitNanos, () -> false);
+    }
+
+    /** {@link #run(long)}, stopping as soon as {@code done} holds after an event (a consumer has what it waits for). */
+    public long run(long limitNanos, java.util.function.BooleanSupplier done) {
         long events = 0;
-        while (true) {
+        while (!done.getAsBoolean()) {
             long nextTimer = Long.MAX_VALUE;
             for (Nic n : nics) nextTimer = Math.min(nextTimer, n.nextDeadline());
             InFlight next = inFlight.peek();
@@ -193,6 +198,7 @@ public final class SimFabric {
                 for (Nic n : nics) if (n.nextDeadline() <= t) n.runTimers();
             }
         }
+        return events;
     }
 
     /** Runs until idle, with a generous bound against livelock. */

@@ -1,0 +1,66 @@
+package org.softrnic.emulator.soft;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.cm.CmEvent;
+import org.softrnic.verbs.cm.CmId;
+import org.softrnic.verbs.cm.EventChannel;
+import org.softrnic.verbs.cm.PortSpace;
+
+/** An rdma_cm event channel over soft RNICs: a queue the devices' threads fill. */
+final class SoftEventChannel implements EventChannel {
+    private final LinkedBlockingQueue<CmEvent> events = new LinkedBlockingQueue<>();
+    /** The devices this channel's ids are on: a wait moves those the caller's thread drives. */
+    private final Set<SoftRnic> devices = ConcurrentHashMap.newKeySet();
+    final Set<SoftCmId> ids = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    @Override
+    public CmId createId(PortSpace ps) {
+        if (closed) throw new VerbsException("rdma_create_id", Errno.EINVAL, "the event channel is closed");
+        SoftCmId id = new SoftCmId(this, ps, null, null, null);
+        ids.add(id);
+        return id;
+    }
+
+    void uses(SoftRnic device) {
+        devices.add(device);
+    }
+
+    void deliver(CmEvent e) {
+        events.add(e);
+    }
+
+    @Override
+    public CmEvent getEvent(Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            CmEvent e = events.poll();
+            if (e != null) return e;
+            boolean driven = false;
+            boolean moved = false;
+            boolean virtual = false;
+            for (SoftRnic d : devices) {
+                if (!d.runner.drivesProgress()) continue;
+                driven = true;
+                virtual |= d.runner.virtual();
+                moved |= d.runner.idleUntil(() -> !events.isEmpty());
+            }
+            long left = end - System.nanoTime();
+            if (!driven) return left <= 0 ? events.poll() : events.poll(left, TimeUnit.NANOSECONDS);
+            if ((virtual && !moved && events.isEmpty()) || left <= 0) return events.poll();
+            if (!moved) Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!ids.isEmpty()) throw new VerbsException("rdma_destroy_event_channel", Errno.EBUSY, ids.size() + " ids are still open on it");
+        closed = true;
+    }
+}

@@ -1,0 +1,350 @@
+package org.softrnic.nic.cm;
+
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Consumer;
+import org.softrnic.nic.Nic;
+import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.Gid;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpAttrMask;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.cm.CmEventType;
+import org.softrnic.verbs.cm.ConnParam;
+import org.softrnic.verbs.cm.PortSpace;
+import org.softrnic.wire.mad.CmMessage;
+import org.softrnic.wire.mad.CmaHeader;
+
+/**
+ * rdma_cm on one device, as the kernel's cma.c and librdmacm together run it for a QP made on the id: ports
+ * and service IDs, the CMA header in the REQ, the REQ and REP fields mapped onto the QP's attributes (the
+ * PSN each side expects, the READ depths swapped and bounded, MTU, retries, ACK timeout), and the CM's
+ * events turned into RDMA_CM_EVENT_*. Runs on the device's thread, below a provider's public ids.
+ */
+public final class Cma {
+    private static final int ETIMEDOUT = -110;
+    /** ip_local_port_range's default: where an id that connects without a port gets one. */
+    private static final int EPHEMERAL_FIRST = 32768, EPHEMERAL_LAST = 60999;
+
+    private final Nic nic;
+    private final CmAgent cm;
+    private final Random random;
+    private final Consumer<CmaEvent> events;
+    private final Map<Long, CmaId> ports = new HashMap<>();
+
+    public Cma(Nic nic, CmAgent cm, long seed, Consumer<CmaEvent> events) {
+        this.nic = nic;
+        this.cm = cm;
+        this.random = new Random(seed);
+        this.events = events;
+    }
+
+    public Nic nic() {
+        return nic;
+    }
+
+    public CmaId createId(PortSpace ps, Object context) {
+        if (ps != PortSpace.TCP) throw new VerbsException("rdma_create_id", Errno.EOPNOTSUPP, ps + ": only RDMA_PS_TCP is served yet");
+        return new CmaId(ps, random.nextInt() & 0xffffff, context);
+    }
+
+    /** rdma_bind_addr: an address of this device (the wildcard: its first GID) and a free port (0: one is picked). */
+    public void bind(CmaId id, InetSocketAddress at) {
+        String verb = "rdma_bind_addr";
+        expect(id, verb, CmaState.IDLE);
+        Gid gid = at.getAddress().isAnyLocalAddress() ? nic.gids().getFirst() : Gid.of(at.getAddress());
+        if (!nic.gids().contains(gid)) throw new VerbsException(verb, Errno.EADDRNOTAVAIL, at.getAddress().getHostAddress() + " is not an address of " + nic.config().name());
+        int port = at.getPort();
+        if (port == 0) port = ephemeral(id.ps);
+        else if (ports.containsKey(key(id.ps, port))) throw new VerbsException(verb, Errno.EADDRINUSE, id.ps + " port " + port + " is bound");
+        ports.put(key(id.ps, port), id);
+        id.localGid = gid;
+        id.local = new InetSocketAddress(at.getAddress().isAnyLocalAddress() ? at.getAddress() : gid.toInetAddress(), port);
+        id.state = CmaState.ADDR_BOUND;
+    }
+
+    /** rdma_resolve_addr: RoCE needs no query beyond the device's own addresses (the link resolves MACs itself). */
+    public void resolveAddr(CmaId id, InetSocketAddress source, InetSocketAddress destination) {
+        String verb = "rdma_resolve_addr";
+        if (id.state == CmaState.IDLE) bind(id, source != null ? source : new InetSocketAddress(nic.gids().getFirst().toInetAddress(), 0));
+        expect(id, verb, CmaState.ADDR_BOUND);
+        if (id.local.getAddress().isAnyLocalAddress()) id.local = new InetSocketAddress(id.localGid.toInetAddress(), id.local.getPort());
+        id.peer = destination;
+        id.peerGid = Gid.of(destination.getAddress());
+        id.state = CmaState.ADDR_RESOLVED;
+        events.accept(new CmaEvent(CmEventType.ADDR_RESOLVED, id, null, 0, null, null));
+    }
+
+    /** rdma_resolve_route: the path is the two GIDs, hop limit 64 and the port's MTU (iboe_get_mtu of a 1500-byte link: 1024). */
+    public void resolveRoute(CmaId id) {
+        expect(id, "rdma_resolve_route", CmaState.ADDR_RESOLVED);
+        id.pathMtu = nic.config().activeMtu();
+        id.state = CmaState.ROUTE_RESOLVED;
+        events.accept(new CmaEvent(CmEventType.ROUTE_RESOLVED, id, null, 0, null, null));
+    }
+
+    public void listen(CmaId id) {
+        if (id.state == CmaState.IDLE) bind(id, new InetSocketAddress(nic.gids().getFirst().toInetAddress(), 0));
+        expect(id, "rdma_listen", CmaState.ADDR_BOUND);
+        id.ib = cm.createId(this::ib);
+        id.ib.context = id;
+        cm.listen(id.ib, id.ps.serviceId(id.local.getPort()));
+        id.state = CmaState.LISTEN;
+    }
+
+    /** rdma_create_qp's part: the QP belongs to the id, and goes to INIT (ucma_init_conn_qp). */
+    public void attachQp(CmaId id, QueuePair qp) {
+        if (id.qp != null) throw new VerbsException("rdma_create_qp", Errno.EINVAL, "the id has a QP already");
+        if (qp.type() != QpType.RC) throw new VerbsException("rdma_create_qp", Errno.EINVAL, "RDMA_PS_TCP connects RC QPs, not " + qp.type());
+        id.qp = qp;
+        QpAttr a = new QpAttr();
+        a.qpState = QpState.INIT;
+        a.pkeyIndex = 0;
+        a.portNum = 1;
+        a.qpAccessFlags = Access.REMOTE_WRITE;
+        nic.modifyQp(qp, a, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
+    }
+
+    /** rdma_connect: the REQ, with the CMA header and the parameters bounded as librdmacm bounds them. */
+    public void connect(CmaId id, ConnParam p) {
+        String verb = "rdma_connect";
+        expect(id, verb, CmaState.ROUTE_RESOLVED);
+        if (id.qp == null) throw new VerbsException(verb, Errno.EINVAL, "make the QP on the id first (rdma_create_qp)");
+        byte[] user = p.privateData();
+        int room = CmMessage.REQ.privateDataSize() - CmaHeader.SIZE;
+        if (user.length > room) throw new VerbsException(verb, Errno.EINVAL, "a REQ carries " + room + " bytes of private data, not " + user.length);
+        int rr = depth(verb, p.responderResources(), nic.queryDevice().maxQpRdAtom());
+        int depth = depth(verb, p.initiatorDepth(), nic.queryDevice().maxQpInitRdAtom());
+        id.param = new ConnParam(user, rr, depth, p.flowControl(), Math.min(7, p.retryCount()), Math.min(7, p.rnrRetryCount()),
+                p.srq(), 0);
+        byte[] pd = new byte[CmaHeader.SIZE + user.length];
+        new CmaHeader(0, id.localGid.isIpv4Mapped() ? 4 : 6, id.local.getPort(), id.local.getAddress(), id.peer.getAddress())
+                .write(MemorySegment.ofArray(pd), 0);
+        System.arraycopy(user, 0, pd, CmaHeader.SIZE, user.length);
+        int flowLabel = (id.local.getPort() * 31 + id.peer.getPort()) & 0xfffff; // cma_get_roce_udp_flow_label
+        id.ib = cm.createId(this::ib);
+        id.ib.context = id;
+        id.state = CmaState.CONNECT;
+        cm.sendReq(id.ib, new CmReq(id.ps.serviceId(id.peer.getPort()), id.qp.qpn(), 0, id.seqNum, rr, depth,
+                id.param.retryCount(), id.param.rnrRetryCount(), id.qp.srq() != null, id.pathMtu, id.localGid, id.peerGid,
+                flowLabel, 0, 64, CmTimeouts.CMA_IBOE_PACKET_LIFETIME, CmTimeouts.CMA_CM_RESPONSE_TIMEOUT,
+                CmTimeouts.CMA_CM_RESPONSE_TIMEOUT, CmTimeouts.CMA_MAX_CM_RETRIES, pd));
+    }
+
+    /** rdma_accept: the QP to RTR and RTS from the REQ, then the REP (librdmacm's order). */
+    public void accept(CmaId id, ConnParam p) {
+        String verb = "rdma_accept";
+        expect(id, verb, CmaState.CONNECT);
+        if (id.ib == null || (id.ib.state() != CmState.REQ_RCVD && id.ib.state() != CmState.MRA_REQ_SENT)) {
+            throw new VerbsException(verb, Errno.EINVAL, "only an id a CONNECT_REQUEST brought is accepted");
+        }
+        if (id.qp == null) throw new VerbsException(verb, Errno.EINVAL, "make the QP on the id first (rdma_create_qp)");
+        // librdmacm's defaults: what the REQ asked for, bounded by the device
+        int rr = p.responderResources() == ConnParam.MAX ? Math.min(id.reqInitiatorDepth, nic.queryDevice().maxQpRdAtom())
+                : depth(verb, p.responderResources(), nic.queryDevice().maxQpRdAtom());
+        int depth = p.initiatorDepth() == ConnParam.MAX ? Math.min(id.reqResponderResources, nic.queryDevice().maxQpInitRdAtom())
+                : depth(verb, p.initiatorDepth(), nic.queryDevice().maxQpInitRdAtom());
+        AddressVector av = id.ib.peer();
+        toRts(id.qp, rr, av, id.reqMtu, id.reqQpn, id.seqNum, id.reqPsn, depth, id.reqRetry, id.reqRnrRetry, id.reqAckTimeout);
+        cm.sendRep(id.ib, new CmRep(id.qp.qpn(), id.seqNum, rr, depth, Math.min(7, p.rnrRetryCount()), id.qp.srq() != null,
+                CmTimeouts.LOCAL_CA_ACK_DELAY, p.privateData()));
+    }
+
+    public void reject(CmaId id, byte[] privateData) {
+        if (id.ib == null) throw new VerbsException("rdma_reject", Errno.EINVAL, "only an id a CONNECT_REQUEST brought is rejected");
+        cm.sendRej(id.ib, CmAgent.REJ_CONSUMER_DEFINED, new byte[0], privateData == null ? new byte[0] : privateData);
+        id.state = CmaState.IDLE;
+    }
+
+    /** rdma_disconnect: the QP to ERROR, then a DREQ, or the DREP when the peer's DREQ came first. */
+    public void disconnect(CmaId id) {
+        String verb = "rdma_disconnect";
+        if (id.ib == null || (id.state != CmaState.CONNECT && id.state != CmaState.DISCONNECT)) {
+            throw new VerbsException(verb, Errno.EINVAL, "the id is not connected (" + id.state + ")");
+        }
+        if (id.qp != null) toError(id.qp);
+        if (id.ib.state() == CmState.ESTABLISHED) cm.sendDreq(id.ib, new byte[0]);
+        else if (id.ib.state() == CmState.DREQ_RCVD) cm.sendDrep(id.ib, new byte[0]);
+        else if (id.ib.state() != CmState.DREQ_SENT && id.ib.state() != CmState.TIMEWAIT) {
+            throw new VerbsException(verb, Errno.EINVAL, "the connection is not established (" + id.ib.state() + ")");
+        }
+    }
+
+    /** rdma_destroy_id: the CM id goes (with what its state owes the peer) and the port is free again. */
+    public void destroy(CmaId id) {
+        id.state = CmaState.DESTROYING;
+        if (id.ib != null) cm.destroy(id.ib);
+        if (id.local != null) ports.remove(key(id.ps, id.local.getPort()), id);
+        id.context = null;
+    }
+
+    // ---- the CM's events
+
+    private void ib(IbCmId ib, IbCmId listener, IbCmEvent e, MemorySegment mad) {
+        CmaId id = (CmaId) ib.context;
+        switch (e) {
+            case REQ_RECEIVED -> request(ib, (CmaId) listener.context, mad);
+            case REP_RECEIVED -> established(id, mad);
+            case RTU_RECEIVED -> emit(CmEventType.ESTABLISHED, id, 0, null, null);
+            case REJ_RECEIVED -> {
+                if (id.qp != null) toError(id.qp);
+                id.state = CmaState.IDLE;
+                emit(CmEventType.REJECTED, id, (int) CmMessage.REJ.field("reason").get(mad), privateData(CmMessage.REJ, mad), null);
+            }
+            case REQ_ERROR, REP_ERROR -> {
+                if (id.qp != null) toError(id.qp);
+                emit(CmEventType.UNREACHABLE, id, ETIMEDOUT, null, null);
+            }
+            case DREQ_RECEIVED, DREP_RECEIVED, DREQ_ERROR -> {
+                if (id.qp != null) toError(id.qp);
+                if (id.state == CmaState.CONNECT) { // once: cma_disable_callback(CONNECT -> DISCONNECT)
+                    id.state = CmaState.DISCONNECT;
+                    emit(CmEventType.DISCONNECTED, id, e == IbCmEvent.DREQ_ERROR ? ETIMEDOUT : 0, null, null);
+                }
+            }
+            case TIMEWAIT_EXIT -> emit(CmEventType.TIMEWAIT_EXIT, id, 0, null, null);
+            default -> { } // MRA_RECEIVED: the CM waits longer; nothing for the consumer
+        }
+    }
+
+    /** cma_ib_req_handler: a new id for the REQ, its addresses from the CMA header, a silent MRA, CONNECT_REQUEST. */
+    private void request(IbCmId ib, CmaId listener, MemorySegment mad) {
+        int pdOffset = CmMessage.REQ.privateDataOffset;
+        CmaHeader h = CmaHeader.read(mad, pdOffset);
+        if (h == null || h.version() != 0 || listener == null) {
+            cm.sendRej(ib, CmAgent.REJ_CONSUMER_DEFINED, new byte[0], new byte[0]);
+            return;
+        }
+        CmaId id = new CmaId(listener.ps, random.nextInt() & 0xffffff, null);
+        id.ib = ib;
+        ib.context = id;
+        id.local = new InetSocketAddress(h.dst(), (int) (CmMessage.REQ.field("service_id").get(mad) & 0xffff));
+        id.peer = new InetSocketAddress(h.src(), h.srcPort());
+        id.localGid = Gid.of(CmMessage.REQ.field("primary_remote_gid").read(mad));
+        id.peerGid = Gid.of(CmMessage.REQ.field("primary_local_gid").read(mad));
+        id.reqQpn = (int) field(mad, "local_qpn");
+        id.reqPsn = (int) field(mad, "starting_psn");
+        id.reqResponderResources = (int) field(mad, "responder_resources");
+        id.reqInitiatorDepth = (int) field(mad, "initiator_depth");
+        id.reqRetry = (int) field(mad, "retry_count");
+        id.reqRnrRetry = (int) field(mad, "rnr_retry_count");
+        id.reqAckTimeout = (int) field(mad, "primary_local_ack_timeout");
+        id.reqMtu = Mtu.ofValue((int) field(mad, "path_mtu"));
+        id.reqSrq = field(mad, "srq") != 0;
+        id.pathMtu = id.reqMtu;
+        id.state = CmaState.CONNECT;
+        cm.sendMra(ib); // CMA_CM_MRA_SETTING: a duplicate REQ now draws an MRA
+        byte[] all = privateData(CmMessage.REQ, mad);
+        byte[] user = java.util.Arrays.copyOfRange(all, CmaHeader.SIZE, all.length);
+        // the passive side's view: the peer's initiator depth is what it must serve, and the other way round
+        ConnParam param = new ConnParam(user, id.reqInitiatorDepth, id.reqResponderResources, 0, id.reqRetry, id.reqRnrRetry,
+                id.reqSrq, id.reqQpn);
+        events.accept(new CmaEvent(CmEventType.CONNECT_REQUEST, id, listener, 0, user, param));
+    }
+
+    /** The REP on the active side: RTR and RTS from it, the RTU, ESTABLISHED (ucma_process_conn_resp). */
+    private void established(CmaId id, MemorySegment mad) {
+        int repQpn = (int) CmMessage.REP.field("local_qpn").get(mad);
+        int repPsn = (int) CmMessage.REP.field("starting_psn").get(mad);
+        int repRr = (int) CmMessage.REP.field("responder_resources").get(mad);
+        int repId = (int) CmMessage.REP.field("initiator_depth").get(mad);
+        int repRnr = (int) CmMessage.REP.field("rnr_retry_count").get(mad);
+        int timeout = CmTimeouts.ackTimeout((int) CmMessage.REP.field("target_ack_delay").get(mad), CmTimeouts.CMA_IBOE_PACKET_LIFETIME);
+        cm.sendMra(id.ib);
+        try {
+            // the peer's initiator depth is what this side serves; its responder resources what this side may use
+            toRts(id.qp, repId, id.ib.peer(), id.pathMtu, repQpn, id.seqNum, repPsn, repRr, id.param.retryCount(), repRnr, timeout);
+        } catch (VerbsException e) {
+            // librdmacm: CONNECT_ERROR, the QP in ERROR, nothing sent (the REJ goes when the id is destroyed)
+            toError(id.qp);
+            emit(CmEventType.CONNECT_ERROR, id, -e.errno().value, null, null);
+            return;
+        }
+        cm.sendRtu(id.ib, new byte[0]);
+        emit(CmEventType.ESTABLISHED, id, 0, privateData(CmMessage.REP, mad),
+                new ConnParam(null, repId, repRr, 0, id.param.retryCount(), repRnr, false, repQpn));
+    }
+
+    // ---- helpers
+
+    /** INIT (again, now with the READ depth known), RTR and RTS: ucma_modify_qp_rtr and _rts. */
+    private void toRts(QueuePair qp, int responderResources, AddressVector av, Mtu mtu, int destQpn, int rqPsn, int sqPsn,
+                       int initiatorDepth, int retry, int rnrRetry, int timeout) {
+        QpAttr init = new QpAttr();
+        init.qpState = QpState.INIT;
+        init.qpAccessFlags = Access.REMOTE_WRITE | (responderResources != 0 ? Access.REMOTE_READ | Access.REMOTE_ATOMIC : 0);
+        nic.modifyQp(qp, init, QpAttrMask.STATE | QpAttrMask.ACCESS_FLAGS);
+        QpAttr rtr = new QpAttr();
+        rtr.qpState = QpState.RTR;
+        rtr.ahAttr = av;
+        rtr.pathMtu = mtu;
+        rtr.destQpNum = destQpn;
+        rtr.rqPsn = rqPsn;
+        rtr.maxDestRdAtomic = responderResources;
+        rtr.minRnrTimer = 0;
+        nic.modifyQp(qp, rtr, QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN | QpAttrMask.RQ_PSN
+                | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER);
+        QpAttr rts = new QpAttr();
+        rts.qpState = QpState.RTS;
+        rts.sqPsn = sqPsn;
+        rts.maxRdAtomic = initiatorDepth;
+        rts.retryCnt = retry;
+        rts.rnrRetry = rnrRetry;
+        rts.timeout = timeout;
+        nic.modifyQp(qp, rts, QpAttrMask.STATE | QpAttrMask.SQ_PSN | QpAttrMask.MAX_QP_RD_ATOMIC | QpAttrMask.RETRY_CNT
+                | QpAttrMask.RNR_RETRY | QpAttrMask.TIMEOUT);
+    }
+
+    private void toError(QueuePair qp) {
+        if (qp.state() == QpState.ERR || qp.state() == QpState.RESET) return;
+        nic.modifyQp(qp, new QpAttr().state(QpState.ERR), QpAttrMask.STATE);
+    }
+
+    private void emit(CmEventType type, CmaId id, int status, byte[] pd, ConnParam param) {
+        if (id == null || id.state == CmaState.DESTROYING) return;
+        events.accept(new CmaEvent(type, id, null, status, pd, param));
+    }
+
+    /** A message's whole private data area: the MAD carries no length, and rdma_cm reports all of it. */
+    private static byte[] privateData(CmMessage msg, MemorySegment mad) {
+        return mad.asSlice(msg.privateDataOffset).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+    }
+
+    private static long field(MemorySegment mad, String name) {
+        return CmMessage.REQ.field(name).get(mad);
+    }
+
+    /** A depth asked for: MAX is the device's; more than the device has is EINVAL (ucma_valid_param). */
+    private static int depth(String verb, int asked, int max) {
+        if (asked == ConnParam.MAX) return max;
+        if (asked > max) throw new VerbsException(verb, Errno.EINVAL, "depth " + asked + " is over the device's " + max);
+        return asked;
+    }
+
+    private static void expect(CmaId id, String verb, CmaState state) {
+        if (id.state != state) throw new VerbsException(verb, Errno.EINVAL, "the id is " + id.state + ", not " + state);
+    }
+
+    private int ephemeral(PortSpace ps) {
+        int span = EPHEMERAL_LAST - EPHEMERAL_FIRST + 1;
+        int start = random.nextInt(span);
+        for (int i = 0; i < span; i++) {
+            int p = EPHEMERAL_FIRST + (start + i) % span;
+            if (!ports.containsKey(key(ps, p))) return p;
+        }
+        throw new VerbsException("rdma_bind_addr", Errno.EADDRINUSE, "no free " + ps + " port");
+    }
+
+    private static long key(PortSpace ps, int port) {
+        return ps.serviceId(port);
+    }
+}

@@ -56,6 +56,27 @@ public final class Nic {
     private Consumer<AsyncEvent> eventListener = e -> { };
     private int nextQpn = FIRST_QPN;
     private int nextHandle = 1;
+    /** The device's own objects (QP1's PD and CQs, as the kernel's MAD layer has them) are numbered apart. */
+    private int nextKernelHandle = KERNEL_HANDLES;
+    private static final int KERNEL_HANDLES = 0x40000000;
+    private boolean kernel;
+
+    /**
+     * Makes the device's own objects in {@code body} (the CM's QP1 and its queues): their handles come from a
+     * range of their own, so that an application's first PD is still PD 1, as in a uverbs context.
+     */
+    public <T> T kernel(java.util.function.Supplier<T> body) {
+        kernel = true;
+        try {
+            return body.get();
+        } finally {
+            kernel = false;
+        }
+    }
+
+    private int handle() {
+        return kernel ? nextKernelHandle++ : nextHandle++;
+    }
     private int mrCount;
     private int cqCount;
 
@@ -104,7 +125,7 @@ public final class Nic {
     // ---- PD
 
     public ProtectionDomain allocPd() {
-        return new ProtectionDomain(nextHandle++);
+        return new ProtectionDomain(handle());
     }
 
     public void deallocPd(ProtectionDomain pd) {
@@ -129,7 +150,7 @@ public final class Nic {
             throw error(verb, Errno.EINVAL, "a read-only segment cannot be registered for writing");
         }
         if (mrCount >= config.attributes().maxMr()) throw error(verb, Errno.ENOMEM, "max_mr reached");
-        int lkey = keys.newKey();
+        int lkey = kernel ? keys.newKernelKey() : keys.newKey();
         int rkey = (access & Access.REMOTE_ANY) != 0 ? lkey : 0;
         MemoryRegion mr = new MemoryRegion(pd, segment, iova, access, lkey, rkey);
         keys.add(mr);
@@ -223,7 +244,7 @@ public final class Nic {
         }
         if (cqCount >= config.attributes().maxCq()) throw error("ibv_create_cq", Errno.ENOMEM, "max_cq reached");
         cqCount++;
-        return new CompletionQueue(nextHandle++, cqe);
+        return new CompletionQueue(handle(), cqe);
     }
 
     public void destroyCq(CompletionQueue cq) {
@@ -245,7 +266,7 @@ public final class Nic {
         if (maxSge < 1 || maxSge > a.maxSrqSge()) throw error(verb, Errno.EINVAL, "max_sge " + maxSge + " not in 1.." + a.maxSrqSge());
         if (limit < 0 || limit > maxWr) throw error(verb, Errno.EINVAL, "srq_limit " + limit + " exceeds max_wr");
         pd.attach();
-        return new SharedReceiveQueue(nextHandle++, pd, maxWr, maxSge, limit);
+        return new SharedReceiveQueue(handle(), pd, maxWr, maxSge, limit);
     }
 
     /** ibv_modify_srq with IBV_SRQ_LIMIT: arms the limit event. */

@@ -28,7 +28,7 @@ final class MadLayers {
             Map.entry("remote_comm_id", "the receiver's communication ID, as the sender learnt it"),
             Map.entry("service_id", "what the REQ connects to: rdma_cm's port space << 16 | port"),
             Map.entry("local_qpn", "the sender's data QP, which the receiver's QP will send to"),
-            Map.entry("starting_psn", "the PSN the sender's QP starts sending at: the receiver's expected PSN"),
+            Map.entry("starting_psn", "the PSN the sender's QP expects first (rdma_cm's seq_num): the receiver's QP sends from it"),
             Map.entry("responder_resources", "RDMA READs and atomics the sender accepts at once (the peer's initiator depth)"),
             Map.entry("initiator_depth", "RDMA READs and atomics the sender keeps outstanding"),
             Map.entry("retry_count", "transport retries for the connection's QPs (retry_cnt)"),
@@ -37,7 +37,7 @@ final class MadLayers {
             Map.entry("primary_local_ack_timeout", "the local ACK timeout the receiver's QP sets: 4.096 us * 2^value"),
             Map.entry("remote_cm_response_timeout", "how long the receiver may take to answer: 4.096 us * 2^value"),
             Map.entry("max_cm_retries", "how often the sender retransmits a REQ that gets no answer"),
-            Map.entry("reason", "why the connection was refused: 8 no listener (invalid service ID), 28 consumer reject"),
+            Map.entry("reason", "why the connection was refused (softrnic explain REJ lists the reasons): 8 no listener, 28 the consumer"),
             Map.entry("remote_qpn", "the receiver's QP, which the DREQ disconnects"),
             Map.entry("private_data", "bytes for the application; rdma_cm puts its own header in front of a REQ's"));
 

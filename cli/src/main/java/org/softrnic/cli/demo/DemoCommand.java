@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic demo --list", "  softrnic demo write", "  softrnic demo multi-packet --mtu 1024 --size 5000",
                 "  softrnic demo loss --drop 4", "  softrnic demo write --loss 0.2 --seed 7",
+                "  softrnic demo connect", "  softrnic demo connect --loss",
                 "  softrnic demo read --pcap read.pcap --svg read.svg"})
 public final class DemoCommand implements Callable<Integer> {
     /** The scenarios' names, for shell completion. */
@@ -42,7 +43,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--size", paramLabel = "B", description = "message size in bytes, 1..16777216 (default: the scenario's)")
     Integer size;
 
-    @Option(names = "--loss", defaultValue = "0", paramLabel = "P", description = "drop each packet with probability P (0..1)")
+    @Option(names = "--loss", defaultValue = "0", arity = "0..1", fallbackValue = "-1", paramLabel = "P",
+            description = "drop each packet with probability P (0..1); connect: --loss alone loses the REQ")
     double loss;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "where everything random comes from (default ${DEFAULT-VALUE})")
@@ -80,6 +82,13 @@ public final class DemoCommand implements Callable<Integer> {
         if (s == null) throw new UserError("no scenario '" + scenario + "'; softrnic demo --list shows them");
         Mtu m = UserError.mtu("--mtu", mtu);
         if (size != null && (size < 1 || size > 1 << 24)) throw new UserError("--size must be 1..16777216, not " + size);
+        if (loss == -1) {
+            // --loss without P: the connect scenario's own loss, its first REQ
+            if (s != Scenario.CONNECT) throw new UserError("--loss needs P, the probability of losing each packet (0..1)");
+            if (drop != null) throw new UserError("--loss alone loses the REQ; with --drop, give --loss a probability");
+            loss = 0;
+            drop = 1;
+        }
         if (!(loss >= 0 && loss < 1)) throw new UserError("--loss must lie in [0, 1), not " + loss);
         if (drop != null && drop < 1) throw new UserError("--drop must be positive, not " + drop);
         if (s == Scenario.MW && size != null && size > 4096) {

@@ -22,6 +22,7 @@ final class HeaderFields {
         if (p.ieth() != null) f.add(String.format("IETH rkey=0x%x", p.ieth().rkey()));
         if (p.deth() != null) f.add(String.format("DETH qkey=0x%x src_qp=0x%x", p.deth().qkey(), p.deth().sqpn()));
         if (p.bth().ackReq()) f.add("AckReq");
+        if (CmStep.mad(p) != null) f.add(CmStep.fields(p));
         return String.join("  ", f);
     }
 }

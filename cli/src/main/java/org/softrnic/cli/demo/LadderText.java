@@ -86,6 +86,8 @@ final class LadderText {
 
     /** Opcodes without their transport prefix: the lane says RC or UD once, at the top. */
     static String name(RocePacket p) {
+        var cm = CmStep.message(p);
+        if (cm != null) return "CM " + cm + " (SEND_ONLY to QP1)";
         String n = p.bth().opcode().name();
         return n.substring(n.indexOf('_') + 1);
     }

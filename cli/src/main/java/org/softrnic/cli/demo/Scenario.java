@@ -121,6 +121,8 @@ enum Scenario {
         r.a.qp().postSend(past);
         r.run();
     }),
+    CONNECT("connect", "A connects to B through the RDMA CM: REQ, REP and RTU on QP1, a WRITE, then DREQ and DREP", 64, 0, 64,
+            (r, o, size) -> ConnectScript.play(r, size)),
     CQ_OVERFLOW("cq-overflow", "A's CQ holds 4 completions; 6 signalled WRITEs overflow it: IBV_EVENT_CQ_ERR", 64, 0, 4, (r, o, size) -> {
         for (int i = 1; i <= 6; i++) r.post(r.a, SendOpcode.RDMA_WRITE, size, i);
         r.run();
@@ -145,6 +147,7 @@ enum Scenario {
      * lost (--drop chose it), and how it was recovered, by B's NAK of the gap or by A's ACK timer.
      */
     String headline(Demo.Played p) {
+        if (this == CONNECT) return connectHeadline(p.steps());
         if (this != LOSS) return summary;
         int size = p.options().sizeOr(defaultSize);
         int packets = Math.max(1, (size + p.options().mtu().bytes - 1) / p.options().mtu().bytes);
@@ -165,6 +168,22 @@ enum Scenario {
                 : d.from().equals("A") ? "no later packet shows B the gap, so A's ACK timer fires and A sends again"
                 : "A's ACK timer fires, A sends again, and B acknowledges the duplicate";
         return what + " is lost: " + how;
+    }
+
+    /** The connect scenario's, when a packet was lost: which CM message, and that its sender's timer sent it again. */
+    private String connectHeadline(List<WireStep> steps) {
+        for (int i = 0; i < steps.size(); i++) {
+            WireStep d = steps.get(i);
+            if (!d.dropped()) continue;
+            var msg = CmStep.message(d.packet());
+            String what = msg != null ? d.from() + "'s " + msg : "packet " + (i + 1);
+            boolean again = false;
+            for (int j = i + 1; j < steps.size() && !again; j++) {
+                again = steps.get(j).again() == WireStep.Again.CM_TIMEOUT && steps.get(j).from().equals(d.from());
+            }
+            return summary + "; " + what + " is lost" + (again ? ", and " + d.from() + "'s CM sends it again when its timer runs out" : "");
+        }
+        return summary;
     }
 
     Scenario(String id, String summary, int defaultSize, int defaultDrop, int cqe, Script script) {

@@ -15,8 +15,9 @@ final class StepNotes {
     static String of(WireStep s) {
         RocePacket p = s.packet();
         if (p == null) return s.refused() != null ? s.refused() : "not a RoCE packet";
-        String note = base(s, p);
-        if (p.bth().opcode().transport() == org.softrnic.wire.Transport.UD) note += "; UD sends no ACK back: nothing tells the sender it arrived";
+        boolean cm = CmStep.mad(p) != null;
+        String note = cm ? CmStep.note(p, s.from(), s.to()) : base(s, p);
+        if (!cm && p.bth().opcode().transport() == org.softrnic.wire.Transport.UD) note += "; UD sends no ACK back: nothing tells the sender it arrived";
         if (s.again() != null) note = s.again().words + ": " + note;
         if (s.dropped()) note = note + "; LOST on the wire";
         if (s.refused() != null) note = "REFUSED, " + s.refused() + "; it would have been: " + note;

@@ -19,7 +19,8 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
     enum Again {
         RNR("sent again after the RNR wait"),
         GO_BACK_N("sent again (go-back-N)"),
-        TIMEOUT("sent again: no ACK came before the timeout");
+        TIMEOUT("sent again: no ACK came before the timeout"),
+        CM_TIMEOUT("sent again: no answer came within the CM's timeout");
 
         final String words;
 
@@ -107,7 +108,11 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
         WireStep step(long at, String from, String to, byte[] bytes, RocePacket rp, boolean dropped, String refused) {
             if (rp != null && !dropped && refused == null) refused = readResponseGap(from, to, rp);
             Again again = null;
-            if (rp != null && rp.bth().opcode().opClass.request
+            String cm = CmStep.identity(rp);
+            if (cm != null) {
+                // a MAD goes again with a new PSN on QP1 but the same TID
+                if (!seen.add(from + "/" + cm)) again = Again.CM_TIMEOUT;
+            } else if (rp != null && rp.bth().opcode().opClass.request
                     && !seen.add(from + "/" + rp.bth().opcode() + "/" + rp.bth().psn())) {
                 var nak = lastNak.get(from);
                 again = nak == org.softrnic.wire.header.AethType.RNR_NAK ? Again.RNR

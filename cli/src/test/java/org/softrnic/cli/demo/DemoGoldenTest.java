@@ -62,4 +62,21 @@ class DemoGoldenTest {
         assertEquals(List.of(psn, psn + 1, psn + 2, psn + 3), again, "go-back-N resends from the lost PSN to the end");
         assertTrue(p.completions().stream().allMatch(c -> c.wc().status == org.softrnic.verbs.WcStatus.SUCCESS));
     }
+
+    /** demo connect --loss: the REQ lost, sent again when ib_send_cm_req's 6144 ms ran out, and the connection made. */
+    @org.junit.jupiter.api.Test
+    void aLostReqGoesAgainAfterTheCmTimeoutAndTheConnectionIsMade() {
+        Demo.Played p = Demo.play(Scenario.CONNECT, new DemoOptions(org.softrnic.verbs.Mtu.MTU_1024, 0, 0, 1, 1));
+        List<WireStep> steps = p.steps();
+        assertEquals(org.softrnic.wire.mad.CmMessage.REQ, CmStep.message(steps.get(0).packet()));
+        assertTrue(steps.get(0).dropped());
+        WireStep again = steps.get(1);
+        assertEquals(org.softrnic.wire.mad.CmMessage.REQ, CmStep.message(again.packet()));
+        assertEquals(WireStep.Again.CM_TIMEOUT, again.again());
+        assertEquals(6_144_000_000L, again.sentAt() - steps.get(0).sentAt(), "2 x 2^(18-8) + 2^(20-8) ms");
+        assertEquals(List.of("REQ", "REQ", "REP", "RTU", "data", "data", "DREQ", "DREP"),
+                steps.stream().map(x -> CmStep.message(x.packet()) == null ? "data" : CmStep.message(x.packet()).name()).toList());
+        assertEquals(org.softrnic.verbs.WcStatus.SUCCESS, p.completions().getFirst().wc().status, "the WRITE over the connection");
+        assertTrue(p.notes().getFirst().contains("RDMA_CM_EVENT_ESTABLISHED"), p.notes().toString());
+    }
 }

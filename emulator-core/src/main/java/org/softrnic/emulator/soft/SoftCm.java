@@ -17,7 +17,8 @@ final class SoftCm {
     /** On the device's thread. */
     SoftCm(SoftRnic device) {
         this.device = device;
-        long seed = device.nic.config().seed();
+        // the device's own seed and address: two hosts' comm IDs differ, as the kernel's random operands do
+        long seed = device.nic.config().seed() ^ device.nic.gids().getFirst().lo() * 0x9e3779b97f4a7c15L;
         CmAgent agent = new CmAgent(device.nic, device.guid(), seed ^ 0xc3a5c85c97cb3127L);
         this.cma = new Cma(device.nic, agent, seed ^ 0x4cf5ad432745937fL, this::dispatch);
     }

@@ -47,7 +47,7 @@ public final class CmAgent implements DeviceAgent {
         this.nic = nic;
         this.guid = guid;
         this.randomOperand = new Random(seed).nextInt();
-        this.port = new MadPort(nic);
+        this.port = nic.kernel(() -> new MadPort(nic));
         nic.attach(this);
     }
 

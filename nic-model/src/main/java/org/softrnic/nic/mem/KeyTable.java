@@ -12,12 +12,25 @@ public final class KeyTable {
     private final IntMap<MemoryRegion> byRkey = new IntMap<>();
     private final IntMap<MemoryWindow> windows = new IntMap<>();
 
+    /** The device's own regions draw from another stream: an application's keys stay what its seed gives. */
+    private final SplittableRandom kernelRandom;
+
     public KeyTable(long seed) {
         this.random = new SplittableRandom(seed);
+        this.kernelRandom = new SplittableRandom(seed ^ 0x6a09e667f3bcc909L);
     }
 
     /** A fresh key not in use as an lkey or rkey. */
     public int newKey() {
+        return newKey(random);
+    }
+
+    /** A fresh key for a region of the device's own (QP1's buffers). */
+    public int newKernelKey() {
+        return newKey(kernelRandom);
+    }
+
+    private int newKey(SplittableRandom random) {
         while (true) {
             int k = random.nextInt();
             if (k != 0 && !byLkey.containsKey(k) && !byRkey.containsKey(k) && !windows.containsKey(k)) return k;

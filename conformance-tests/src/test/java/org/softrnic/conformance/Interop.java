@@ -30,6 +30,11 @@ public final class Interop {
         Assumptions.assumeTrue(privileged, "the rxe interop suites need root or password-less sudo for network namespaces");
     }
 
+    /** A tool the suite runs: in CI its absence fails, elsewhere it skips. */
+    public static void requireTool(String tool) {
+        Tools.require(tool);
+    }
+
     /** What to put in front of a command that needs root: nothing for root, else sudo -n. */
     public static List<String> asRoot() {
         return succeeds("sh", "-c", "[ \"$(id -u)\" = 0 ]") ? List.of() : List.of("sudo", "-n");

@@ -40,6 +40,7 @@ final class Explain {
         if ((out = EventText.of(u)) != null) return out;
         if ((out = AttrText.of(u, false)) != null) return out;
         if ((out = WireText.of(u)) != null) return out;
+        if ((out = CmText.of(u)) != null) return out;
         Integer n = number(u);
         if (n != null) {
             // a bare number, decimal or hex, can be either: say both

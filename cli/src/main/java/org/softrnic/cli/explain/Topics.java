@@ -18,6 +18,7 @@ final class Topics implements Iterable<String> {
         for (AsyncEvent.Type e : AsyncEvent.Type.values()) t.add(e.ibvName());
         t.addAll(AttrText.names());
         t.addAll(WireText.names());
+        t.addAll(CmText.names());
         for (Opcode o : Opcode.values()) t.add(o.name());
         t.addAll(List.of("ack", "rnr", "nak"));
         return t.iterator();

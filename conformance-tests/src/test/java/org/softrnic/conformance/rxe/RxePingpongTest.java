@@ -33,11 +33,11 @@ class RxePingpongTest {
     @CsvSource({"ci, udp, rc, client, 64, 50", "ci, udp, rc, server, 64, 50", "ci, udp, rc, client, 65536, 20",
                 "ci, udp, rc, server, 65536, 20", "full, udp, uc, client, 4096, 50", "full, udp, uc, server, 4096, 50",
                 "ci, frames, rc, client, 64, 50", "ci, frames, rc, server, 64, 50", "ci, frames, rc, client, 65536, 20",
-                "ci, frames, rc, server, 65536, 20", "ci, frames, uc, client, 4096, 50", "ci, frames, uc, server, 4096, 50",
+                "ci, frames, rc, server, 65536, 20", "full, frames, uc, client, 4096, 50", "ci, frames, uc, server, 4096, 50",
                 "ci, udp, ud, client, 1024, 50", "ci, udp, ud, server, 1024, 50", "full, frames, ud, client, 1024, 50",
                 "full, frames, ud, server, 1024, 50", "full, udp, srq, client, 4096, 50", "full, udp, srq, server, 4096, 50",
                 "ci, frames, srq, client, 4096, 50", "ci, frames, srq, server, 4096, 50", "ci, tap, rc, client, 65536, 20",
-                "ci, tap, rc, server, 64, 50", "full, tap, ud, client, 1024, 50", "full, tap, ud, server, 1024, 50"})
+                "full, tap, rc, server, 64, 50", "full, tap, ud, client, 1024, 50", "full, tap, ud, server, 1024, 50"})
     void ibvPingpongCompletesAgainstSoftrnic(String tier, String path, String type, String softrnicRole, int size, int iters)
             throws Exception {
         Interop.tier(tier);

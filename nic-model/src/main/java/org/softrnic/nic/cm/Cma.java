@@ -75,13 +75,29 @@ public final class Cma {
     /** rdma_resolve_addr: RoCE needs no query beyond the device's own addresses (the link resolves MACs itself). */
     public void resolveAddr(CmaId id, InetSocketAddress source, InetSocketAddress destination) {
         String verb = "rdma_resolve_addr";
-        if (id.state == CmaState.IDLE) bind(id, source != null ? source : new InetSocketAddress(nic.gids().getFirst().toInetAddress(), 0));
+        if (id.state == CmaState.IDLE) bind(id, source != null ? source : new InetSocketAddress(sourceFor(destination).toInetAddress(), 0));
         expect(id, verb, CmaState.ADDR_BOUND);
-        if (id.local.getAddress().isAnyLocalAddress()) id.local = new InetSocketAddress(id.localGid.toInetAddress(), id.local.getPort());
+        if (id.local.getAddress().isAnyLocalAddress()) {
+            id.localGid = sourceFor(destination);
+            id.local = new InetSocketAddress(id.localGid.toInetAddress(), id.local.getPort());
+        }
         id.peer = destination;
         id.peerGid = Gid.of(destination.getAddress());
         id.state = CmaState.ADDR_RESOLVED;
         events.accept(new CmaEvent(CmEventType.ADDR_RESOLVED, id, null, 0, null, null));
+    }
+
+    /**
+     * The local address a route to {@code destination} leaves from: one of its family (IPv4-mapped for IPv4),
+     * not link-local for a global destination, as the kernel's source address selection picks it.
+     */
+    private Gid sourceFor(InetSocketAddress destination) {
+        boolean v4 = destination.getAddress() instanceof java.net.Inet4Address;
+        boolean linkLocal = destination.getAddress().isLinkLocalAddress();
+        for (Gid g : nic.gids()) {
+            if (v4 == g.isIpv4Mapped() && (v4 || linkLocal == g.toInetAddress().isLinkLocalAddress())) return g;
+        }
+        return nic.gids().getFirst();
     }
 
     /** rdma_resolve_route: the path is the two GIDs, hop limit 64 and the port's MTU (iboe_get_mtu of a 1500-byte link: 1024). */
@@ -153,6 +169,7 @@ public final class Cma {
                 : depth(verb, p.responderResources(), nic.queryDevice().maxQpRdAtom());
         int depth = p.initiatorDepth() == ConnParam.MAX ? Math.min(id.reqResponderResources, nic.queryDevice().maxQpInitRdAtom())
                 : depth(verb, p.initiatorDepth(), nic.queryDevice().maxQpInitRdAtom());
+        if (id.reqMtu == null) throw new VerbsException(verb, Errno.EINVAL, "the REQ's path MTU code " + id.reqMtuCode + " names no MTU");
         AddressVector av = id.ib.peer();
         toRts(id.qp, rr, av, id.reqMtu, id.reqQpn, id.seqNum, id.reqPsn, depth, id.reqRetry, id.reqRnrRetry, id.reqAckTimeout);
         cm.sendRep(id.ib, new CmRep(id.qp.qpn(), id.seqNum, rr, depth, Math.min(7, p.rnrRetryCount()), id.qp.srq() != null,
@@ -191,6 +208,7 @@ public final class Cma {
 
     private void ib(IbCmId ib, IbCmId listener, IbCmEvent e, MemorySegment mad) {
         CmaId id = (CmaId) ib.context;
+        if (id == null && e != IbCmEvent.REQ_RECEIVED) return; // an id refused at its REQ: nobody above it
         switch (e) {
             case REQ_RECEIVED -> request(ib, (CmaId) listener.context, mad);
             case REP_RECEIVED -> established(id, mad);
@@ -238,7 +256,10 @@ public final class Cma {
         id.reqRetry = (int) field(mad, "retry_count");
         id.reqRnrRetry = (int) field(mad, "rnr_retry_count");
         id.reqAckTimeout = (int) field(mad, "primary_local_ack_timeout");
-        id.reqMtu = Mtu.ofValue((int) field(mad, "path_mtu"));
+        int mtu = (int) field(mad, "path_mtu");
+        // a code no MTU has is the peer's mistake: the accept's RTR refuses it (EINVAL), as ibv_modify_qp would
+        id.reqMtu = mtu >= Mtu.MTU_256.value && mtu <= Mtu.MTU_4096.value ? Mtu.ofValue(mtu) : null;
+        id.reqMtuCode = mtu;
         id.reqSrq = field(mad, "srq") != 0;
         id.pathMtu = id.reqMtu;
         id.state = CmaState.CONNECT;

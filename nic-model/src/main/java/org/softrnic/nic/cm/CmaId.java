@@ -27,6 +27,7 @@ public final class CmaId {
     /** The REQ a passive id was made for, as its fields are needed at accept. */
     int reqQpn, reqPsn, reqResponderResources, reqInitiatorDepth, reqRetry, reqRnrRetry, reqAckTimeout;
     Mtu reqMtu;
+    int reqMtuCode;
     boolean reqSrq;
 
     CmaId(PortSpace ps, int seqNum, Object context) {

@@ -456,6 +456,17 @@ public final class Nic {
         engine.txWindow(psns);
     }
 
+    private int linkIpMtu;
+
+    /** The link's IP MTU (0: no bound): the RDMA CM's routes fit their path MTU to it, as iboe_get_mtu does. */
+    public void linkIpMtu(int mtu) {
+        linkIpMtu = mtu;
+    }
+
+    public int linkIpMtu() {
+        return linkIpMtu;
+    }
+
     /** The RC PSNs in flight as the device-wide window counts them (0 without one): for tests and diagnostics. */
     public long txInFlight() {
         return engine.txInFlight();

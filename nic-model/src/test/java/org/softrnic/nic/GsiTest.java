@@ -58,6 +58,7 @@ class GsiTest {
         assertEquals(Nic.GSI_QKEY, first.deth().qkey());
         assertEquals(Nic.GSI_QPN, first.deth().sqpn());
         assertEquals(MAD, first.payloadLength());
+        assertTrue(first.bth().ackReq(), "rxe's MADs carry AckReq (a 6.1 guest's REP, captured), its UD data does not");
     }
 
     @Test

@@ -61,6 +61,9 @@ class RxeRpingTest {
             for (String msg : List.of("REQ", "REP", "RTU", "DREQ", "DREP")) {
                 assertTrue(count(json, "\"msg\" ?: ?\"" + msg + "\"") >= 1, "no " + msg + " parsed in the capture");
             }
+            // both kernels' MADs (rxe's and softrnic's), field by field against tshark's CM dissector
+            int fields = org.softrnic.conformance.CmTsharkCheck.assertTsharkAgrees(pcap, ns.dir);
+            assertTrue(fields >= 5 * 6, "only " + fields + " MAD fields compared");
         }
     }
 

@@ -23,6 +23,12 @@ import org.softrnic.wire.frame.Ethernet;
  * packets each way, from a seed, to test recovery without touching the peer.
  */
 public final class FramePort implements Port {
+    /** An Ethernet link's: the frame port is given no other (the guest's eth0 and a TAP default to it). */
+    @Override
+    public int ipMtu() {
+        return 1500;
+    }
+
     private static final int MAX_FRAME = 16 + 9018;
     /** Room in front of a received frame, as the device's own buffers have. */
     private static final int HEADROOM = org.softrnic.wire.PacketBuffer.HEADROOM;

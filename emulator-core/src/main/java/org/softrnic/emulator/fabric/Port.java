@@ -46,6 +46,14 @@ public interface Port extends PacketSink, AutoCloseable {
     }
 
     /** The RC PSNs the device may keep in flight over all its QPs before this link starts to drop, or 0: no bound. */
+    /**
+     * The IP MTU of the link (what the kernel's netdev MTU is to rxe): the RDMA CM's routes take their path MTU
+     * from it. 0: no bound (the in-process fabric).
+     */
+    default int ipMtu() {
+        return 0;
+    }
+
     default int txWindow() {
         return 0;
     }

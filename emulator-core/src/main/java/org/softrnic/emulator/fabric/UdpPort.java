@@ -16,7 +16,13 @@ public final class UdpPort implements Port {
     private final UdpLink link;
     private final SelectorSleep sleep;
 
+    /** The bound address's interface MTU (65536 on loopback), or 1500 when the interface does not say. */
+    private final int ipMtu;
+
     private UdpPort(InetAddress address, int socketPort, int rocePort) throws IOException {
+        java.net.NetworkInterface nif = java.net.NetworkInterface.getByInetAddress(address);
+        int mtu = nif == null ? -1 : nif.getMTU();
+        this.ipMtu = mtu > 0 ? mtu : 1500;
         UdpLink l = null;
         SelectorSleep s = null;
         try {
@@ -48,6 +54,11 @@ public final class UdpPort implements Port {
     @Override
     public int txWindow() {
         return link.txWindow();
+    }
+
+    @Override
+    public int ipMtu() {
+        return ipMtu;
     }
 
     @Override

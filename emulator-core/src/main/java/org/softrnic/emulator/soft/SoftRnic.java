@@ -68,6 +68,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         if (port.rocePort() > 0) nc = nc.withRocePort(port.rocePort());
         Nic nic = new Nic(nc, System::nanoTime, port, port.arena());
         nic.txWindow(port.txWindow());
+        nic.linkIpMtu(port.ipMtu());
         int maxSge = nc.attributes().maxSge();
         int maxInline = nc.attributes().maxInlineData();
         Runner runner = config.inline() ? new PollingRunner(nic, port, maxSge, maxInline)

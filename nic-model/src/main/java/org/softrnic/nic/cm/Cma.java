@@ -100,10 +100,19 @@ public final class Cma {
         return nic.gids().getFirst();
     }
 
-    /** rdma_resolve_route: the path is the two GIDs, hop limit 64 and the port's MTU (iboe_get_mtu of a 1500-byte link: 1024). */
+    /**
+     * rdma_resolve_route: the path is the two GIDs, hop limit 64, and the port's MTU fitted to the link's IP MTU
+     * (iboe_get_mtu: a 1500-byte link gives 1024).
+     */
     public void resolveRoute(CmaId id) {
         expect(id, "rdma_resolve_route", CmaState.ADDR_RESOLVED);
-        id.pathMtu = nic.config().activeMtu();
+        Mtu mtu = nic.config().activeMtu();
+        int ipMtu = nic.linkIpMtu();
+        if (ipMtu > 0) {
+            Mtu fits = Mtu.forIpMtu(ipMtu, !id.localGid.isIpv4Mapped());
+            if (fits.bytes < mtu.bytes) mtu = fits;
+        }
+        id.pathMtu = mtu;
         id.state = CmaState.ROUTE_RESOLVED;
         events.accept(new CmaEvent(CmEventType.ROUTE_RESOLVED, id, null, 0, null, null));
     }

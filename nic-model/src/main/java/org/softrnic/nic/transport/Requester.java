@@ -215,7 +215,10 @@ final class Requester {
         int dqpn = ud ? w.remoteQpn : qp.attr().destQpNum;
         int psn = c.req.psn;
         // rxe: noack_pkts++ > RXE_MAX_PKT_PER_ACK, so a middle packet asks every 66th
-        boolean ackReq = qp.type() == QpType.RC && (last || c.req.noAckPackets++ > Engine.MAX_PKT_PER_ACK);
+        // rxe asks on RC and on QP1 (IB_QPT_GSI is neither UD nor UC there: its MADs carry AckReq, as captured),
+        // never on UD or UC data QPs
+        boolean asks = qp.type() == QpType.RC || qp.qpn() == org.softrnic.nic.Nic.GSI_QPN;
+        boolean ackReq = asks && (last || c.req.noAckPackets++ > Engine.MAX_PKT_PER_ACK);
         if (ackReq) c.req.noAckPackets = 0;
         // SE only where a receive completes: SEND and RDMA WRITE with immediate (rxe init_req_packet)
         boolean se = last && (w.sendFlags & SendFlags.SOLICITED) != 0 && (w.opcode.isSend() || imm);

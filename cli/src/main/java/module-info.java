@@ -18,4 +18,5 @@ module org.softrnic.cli {
     opens org.softrnic.cli.perftest to info.picocli;
     opens org.softrnic.cli.pingpong to info.picocli;
     opens org.softrnic.cli.rping to info.picocli;
+    opens org.softrnic.cli.ucmatose to info.picocli;
 }

@@ -27,7 +27,6 @@ final class SoftCmId implements CmId {
     private volatile SoftRnic device;
     private volatile CmaId id;
     private volatile RdmaContext verbs;
-    private boolean ownsVerbs;
     private volatile QueuePair qp;
 
     SoftCmId(SoftEventChannel channel, PortSpace ps, SoftRnic device, CmaId id, RdmaContext verbs) {
@@ -59,8 +58,7 @@ final class SoftCmId implements CmId {
     private synchronized void attach(SoftRnic d) {
         if (device != null) return;
         device = d;
-        verbs = d.open();
-        ownsVerbs = true;
+        verbs = channel.context(d);
         channel.uses(d);
         id = d.runner.call(() -> d.cm().cma.createId(ps, this));
     }
@@ -109,6 +107,18 @@ final class SoftCmId implements CmId {
         }
         qp = made;
         return made;
+    }
+
+    @Override
+    public void setTos(int tos) {
+        if (tos < 0 || tos > 0xff) throw new VerbsException("rdma_set_option", Errno.EINVAL, "a ToS is 0..255, not " + tos);
+        inModel("rdma_set_option", c -> c.setTos(id, tos));
+    }
+
+    @Override
+    public void setAckTimeout(int timeout) {
+        if (timeout < 0 || timeout > 31) throw new VerbsException("rdma_set_option", Errno.EINVAL, "an ACK timeout is 0..31, not " + timeout);
+        inModel("rdma_set_option", c -> c.setAckTimeout(id, timeout));
     }
 
     @Override
@@ -163,7 +173,6 @@ final class SoftCmId implements CmId {
         if (!channel.ids.remove(this)) return;
         SoftRnic d = device;
         if (d != null && id != null) d.runner.run(() -> d.cm().cma.destroy(id));
-        if (ownsVerbs && verbs != null) verbs.close();
     }
 
     @Override

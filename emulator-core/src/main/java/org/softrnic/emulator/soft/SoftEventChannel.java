@@ -32,6 +32,16 @@ final class SoftEventChannel implements EventChannel {
         devices.add(device);
     }
 
+    /**
+     * The verbs context this channel's ids use on {@code device}, opened on first use and shared by them all
+     * (a listener's and its connections'), as librdmacm keeps one per device: closed with the channel.
+     */
+    synchronized org.softrnic.verbs.RdmaContext context(SoftRnic device) {
+        return contexts.computeIfAbsent(device, SoftRnic::open);
+    }
+
+    private final java.util.Map<SoftRnic, org.softrnic.verbs.RdmaContext> contexts = new java.util.HashMap<>();
+
     void deliver(CmEvent e) {
         events.add(e);
     }
@@ -62,5 +72,9 @@ final class SoftEventChannel implements EventChannel {
     public void close() {
         if (!ids.isEmpty()) throw new VerbsException("rdma_destroy_event_channel", Errno.EBUSY, ids.size() + " ids are still open on it");
         closed = true;
+        synchronized (this) {
+            for (org.softrnic.verbs.RdmaContext c : contexts.values()) c.close();
+            contexts.clear();
+        }
     }
 }

@@ -139,6 +139,15 @@ public final class Cma {
         nic.modifyQp(qp, a, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
     }
 
+    public void setTos(CmaId id, int tos) {
+        id.tos = tos;
+    }
+
+    /** rdma_set_option(ACK_TIMEOUT): rdma_init_qp_attr puts it in place of the CM's at RTS, on either side. */
+    public void setAckTimeout(CmaId id, int timeout) {
+        id.ackTimeout = timeout;
+    }
+
     /** rdma_connect: the REQ, with the CMA header and the parameters bounded as librdmacm bounds them. */
     public void connect(CmaId id, ConnParam p) {
         String verb = "rdma_connect";
@@ -161,7 +170,7 @@ public final class Cma {
         id.state = CmaState.CONNECT;
         cm.sendReq(id.ib, new CmReq(id.ps.serviceId(id.peer.getPort()), id.qp.qpn(), 0, id.seqNum, rr, depth,
                 id.param.retryCount(), id.param.rnrRetryCount(), id.qp.srq() != null, id.pathMtu, id.localGid, id.peerGid,
-                flowLabel, 0, 64, CmTimeouts.CMA_IBOE_PACKET_LIFETIME, CmTimeouts.CMA_CM_RESPONSE_TIMEOUT,
+                flowLabel, id.tos, 64, CmTimeouts.CMA_IBOE_PACKET_LIFETIME, CmTimeouts.CMA_CM_RESPONSE_TIMEOUT,
                 CmTimeouts.CMA_CM_RESPONSE_TIMEOUT, CmTimeouts.CMA_MAX_CM_RETRIES, pd));
     }
 
@@ -180,7 +189,8 @@ public final class Cma {
                 : depth(verb, p.initiatorDepth(), nic.queryDevice().maxQpInitRdAtom());
         if (id.reqMtu == null) throw new VerbsException(verb, Errno.EINVAL, "the REQ's path MTU code " + id.reqMtuCode + " names no MTU");
         AddressVector av = id.ib.peer();
-        toRts(id.qp, rr, av, id.reqMtu, id.reqQpn, id.seqNum, id.reqPsn, depth, id.reqRetry, id.reqRnrRetry, id.reqAckTimeout);
+        toRts(id.qp, rr, av, id.reqMtu, id.reqQpn, id.seqNum, id.reqPsn, depth, id.reqRetry, id.reqRnrRetry,
+                id.ackTimeout >= 0 ? id.ackTimeout : id.reqAckTimeout);
         cm.sendRep(id.ib, new CmRep(id.qp.qpn(), id.seqNum, rr, depth, Math.min(7, p.rnrRetryCount()), id.qp.srq() != null,
                 CmTimeouts.LOCAL_CA_ACK_DELAY, p.privateData()));
     }
@@ -292,7 +302,8 @@ public final class Cma {
         cm.sendMra(id.ib);
         try {
             // the peer's initiator depth is what this side serves; its responder resources what this side may use
-            toRts(id.qp, repId, id.ib.peer(), id.pathMtu, repQpn, id.seqNum, repPsn, repRr, id.param.retryCount(), repRnr, timeout);
+            toRts(id.qp, repId, id.ib.peer(), id.pathMtu, repQpn, id.seqNum, repPsn, repRr, id.param.retryCount(), repRnr,
+                    id.ackTimeout >= 0 ? id.ackTimeout : timeout);
         } catch (VerbsException e) {
             // librdmacm: CONNECT_ERROR, the QP in ERROR, nothing sent (the REJ goes when the id is destroyed)
             toError(id.qp);

@@ -22,6 +22,9 @@ public final class CmaId {
     QueuePair qp;
     /** The PSN this side's QP expects first (seq_num): the Starting PSN of its REQ or REP. */
     final int seqNum;
+    /** rdma_set_option: the ToS (traffic class) and an ACK timeout that replaces the CM's (-1: none). */
+    int tos;
+    int ackTimeout = -1;
     /** What connect asked for, kept for the RTS after the REP. */
     ConnParam param;
     /** The REQ a passive id was made for, as its fields are needed at accept. */

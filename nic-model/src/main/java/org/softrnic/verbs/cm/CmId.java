@@ -28,6 +28,12 @@ public interface CmId extends AutoCloseable {
     /** rdma_create_qp: an RC (or UD, on a UDP port space) QP on this id's device, moved to INIT for the connection. */
     QueuePair createQp(ProtectionDomain pd, QpInitAttr init);
 
+    /** rdma_set_option(RDMA_OPTION_ID_TOS): the traffic class of the connection's packets (set before resolving the route). */
+    void setTos(int tos);
+
+    /** rdma_set_option(RDMA_OPTION_ID_ACK_TIMEOUT): the QP's local ACK timeout, in place of the one the CM derives. */
+    void setAckTimeout(int timeout);
+
     /** rdma_connect (null: {@link ConnParam#DEFAULT}): ends in ESTABLISHED, REJECTED, UNREACHABLE or CONNECT_ERROR. */
     void connect(ConnParam param);
 

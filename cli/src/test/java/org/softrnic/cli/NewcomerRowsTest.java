@@ -91,7 +91,7 @@ class NewcomerRowsTest {
 
     @Test
     void theOneLinersAllStartWithAVerbInTheImperative() {
-        List<String> verbs = List.of("Decode", "List", "Run", "Play", "Draw", "Say", "Measure", "Ping-pong", "Print", "Display");
+        List<String> verbs = List.of("Decode", "List", "Run", "Play", "Draw", "Say", "Measure", "Ping-pong", "Print", "Display", "Ping", "Connect");
         for (var e : new CommandLine(new Main()).getSubcommands().entrySet()) {
             var usage = e.getValue().getCommandSpec().usageMessage();
             // the root's command list shows a command's header when it has one, else its description

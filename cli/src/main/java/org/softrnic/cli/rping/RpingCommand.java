@@ -1,30 +1,27 @@
 package org.softrnic.cli.rping;
 
-import java.net.InetAddress;
 import java.util.concurrent.Callable;
 import org.softrnic.cli.UserError;
+import org.softrnic.cli.oob.CmLinkOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "rping", sortOptions = false,
-        description = "librdmacm's rping over the RDMA CM: the client SENDs where its buffer is, the server READs it and"
-                + " WRITEs it back, -C times; either side can be the real rping (rdmacm-utils).",
+        description = "Ping through the RDMA CM as librdmacm's rping does: the client SENDs where its buffer is, the server"
+                + " READs it and WRITEs it back, -C times; either side can be the real rping (rdmacm-utils).",
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic rping -s -a 127.0.0.2 --link udp:127.0.0.2 -v", "  softrnic rping -c -a 127.0.0.2 --link udp:127.0.0.3 -C 10 -V -v"})
 public final class RpingCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    // rping's -d is its debug flag, so not the tools' device options: librdmacm picks the device by address
-    @Option(names = "--link", paramLabel = "SPEC", defaultValue = "udp:127.0.0.1",
-            description = "the soft RNIC's link: udp:ADDR[:PORT] (default ${DEFAULT-VALUE}) or a frame port (qemu-listen:PORT,ip=A/N,"
-                    + " qemu-connect:PORT,ip=A/N, tap:IFNAME,ip=A/N); its address is the one rping binds to or connects from")
-    String link;
+    @Mixin
+    CmLinkOptions link;
 
-    @Option(names = "--trace", paramLabel = "FILE.pcap", description = "record every packet sent and received to a capture")
-    java.nio.file.Path trace;
+
 
     // no --version: rping's -V validates
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
@@ -84,20 +81,9 @@ public final class RpingCommand implements Callable<Integer> {
         UserError.checkTimeout(timeout);
         if (waitSeconds < 0) throw new UserError("--wait must not be negative, not " + waitSeconds);
         if (waitSeconds > 0 && server) throw new UserError("--wait is a client's option; a server waits with --timeout");
-        org.softrnic.cli.OutputFiles.check(trace, "--trace");
-        Rping.Options o = new Rping.Options(server, address(address, "-a"), address(source, "-I"), port, size, count, verbose,
+        Rping.Options o = new Rping.Options(server, CmLinkOptions.address(address, "-a"), CmLinkOptions.address(source, "-I"), port, size, count, verbose,
                 validate, debug, persistent, server ? timeout : waitSeconds);
-        return org.softrnic.cli.oob.ToolDevice.run("rping", "softrnic0", link, trace,
-                (ctx, progress) -> new Rping(o, spec.commandLine().getOut(), spec.commandLine().getErr()).run());
+        return link.run("rping", (ctx, progress) -> new Rping(o, spec.commandLine().getOut(), spec.commandLine().getErr()).run());
     }
 
-    /** An address literal, never a name to look up. */
-    private static InetAddress address(String text, String option) {
-        if (text == null) return null;
-        try {
-            return InetAddress.ofLiteral(text);
-        } catch (IllegalArgumentException e) {
-            throw new UserError(option + " must be an IPv4 or IPv6 address, not '" + text + "'");
-        }
-    }
 }

@@ -1,21 +1,25 @@
 package org.softrnic.cli.ucmatose;
 
-import java.net.InetAddress;
 import java.util.concurrent.Callable;
 import org.softrnic.cli.UserError;
+import org.softrnic.cli.oob.CmLinkOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "ucmatose", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "librdmacm's cmatose (ucmatose): -c connections through the RDMA CM, -C messages of -S bytes each way"
-                + " on each; without -s it is the server. Either side can be the real ucmatose (rdmacm-utils).",
+        description = "Connect through the RDMA CM as librdmacm's cmatose (ucmatose) does: -c connections, -C messages of -S"
+                + " bytes each way on each; without -s it is the server. Either side can be the real ucmatose (rdmacm-utils).",
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic ucmatose --link udp:127.0.0.2 -c 4", "  softrnic ucmatose --link udp:127.0.0.3 -s 127.0.0.2 -c 4 -C 100 -S 4096"})
 public final class UcmatoseCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    CmLinkOptions link;
 
     @Option(names = "-s", paramLabel = "ADDR", description = "the server's address: makes this the client")
     String server;
@@ -41,13 +45,7 @@ public final class UcmatoseCommand implements Callable<Integer> {
     @Option(names = "-a", paramLabel = "T", description = "ACK timeout (rdma_set_option RDMA_OPTION_ID_ACK_TIMEOUT)")
     Integer ackTimeout;
 
-    @Option(names = "--link", paramLabel = "SPEC", defaultValue = "udp:127.0.0.1",
-            description = "the soft RNIC's link: udp:ADDR[:PORT] (default ${DEFAULT-VALUE}) or a frame port (qemu-listen:PORT,ip=A/N,"
-                    + " qemu-connect:PORT,ip=A/N, tap:IFNAME,ip=A/N)")
-    String link;
 
-    @Option(names = "--trace", paramLabel = "FILE.pcap", description = "record every packet sent and received to a capture")
-    java.nio.file.Path trace;
 
     @Option(names = "--wait", paramLabel = "S", defaultValue = "0",
             description = "client: while S seconds last, connect again when refused (a server still starting); default 0: once, as cmatose")
@@ -67,21 +65,11 @@ public final class UcmatoseCommand implements Callable<Integer> {
         UserError.checkTimeout(timeout);
         if (waitSeconds < 0) throw new UserError("--wait must not be negative, not " + waitSeconds);
         if (waitSeconds > 0 && server == null) throw new UserError("--wait is a client's option (with -s); a server waits with --timeout");
-        org.softrnic.cli.OutputFiles.check(trace, "--trace");
         // cmatose: a size of 0 sends nothing
         int messages = size == 0 ? 0 : count;
-        Ucmatose.Options o = new Ucmatose.Options(address(server, "-s"), address(bind, "-b"), connections, messages, size, port,
+        Ucmatose.Options o = new Ucmatose.Options(CmLinkOptions.address(server, "-s"), CmLinkOptions.address(bind, "-b"), connections, messages, size, port,
                 tos == null ? -1 : tos, ackTimeout == null ? -1 : ackTimeout, server == null ? timeout : waitSeconds);
-        return org.softrnic.cli.oob.ToolDevice.run("ucmatose", "softrnic0", link, trace,
-                (ctx, progress) -> new Ucmatose(o, spec.commandLine().getOut()).run());
+        return link.run("ucmatose", (ctx, progress) -> new Ucmatose(o, spec.commandLine().getOut()).run());
     }
 
-    private static InetAddress address(String text, String option) {
-        if (text == null) return null;
-        try {
-            return InetAddress.ofLiteral(text);
-        } catch (IllegalArgumentException e) {
-            throw new UserError(option + " must be an IPv4 or IPv6 address, not '" + text + "'");
-        }
-    }
 }

@@ -42,6 +42,8 @@ final class Rping {
     private final PrintWriter err;
     private EventChannel channel;
     private State state = State.IDLE;
+    /** -P: connection requests that came while another connection was served, in order. */
+    private final java.util.ArrayDeque<CmEvent> waiting = new java.util.ArrayDeque<>();
 
     Rping(Options o, PrintWriter out, PrintWriter err) {
         this.o = o;
@@ -65,7 +67,8 @@ final class Rping {
             listener.bind(new InetSocketAddress(at, o.port()));
             listener.listen(3);
             do {
-                CmEvent req = event(o.waitSeconds() > 0 ? Duration.ofSeconds(o.waitSeconds()) : null);
+                CmEvent req = waiting.isEmpty() ? event(o.waitSeconds() > 0 ? Duration.ofSeconds(o.waitSeconds()) : null)
+                        : waiting.removeFirst();
                 if (req == null) throw new RunFailure("no client connected within --timeout " + o.waitSeconds() + " s");
                 if (req.type() != CmEventType.CONNECT_REQUEST) {
                     err.printf("wait for CONNECT_REQUEST state %d%n", state.ordinal());
@@ -77,6 +80,10 @@ final class Rping {
                     c.postRecv();
                     c.id.accept(null);
                     CmEvent est = event(Duration.ofSeconds(60));
+                    while (est != null && est.type() == CmEventType.CONNECT_REQUEST) { // another client, for later
+                        waiting.add(est);
+                        est = event(Duration.ofSeconds(60));
+                    }
                     if (est == null || est.type() != CmEventType.ESTABLISHED) return failed(est);
                     state = State.CONNECTED;
                     status = serve(c);
@@ -92,6 +99,15 @@ final class Rping {
         } catch (java.net.UnknownHostException e) {
             throw new AssertionError(e);
         } finally {
+            // requests never served are refused (REJ 28) and their ids go, before the listener
+            for (CmEvent w : waiting) {
+                try {
+                    w.id().reject(null);
+                } catch (org.softrnic.verbs.VerbsException e) {
+                    // the peer gave up first (its REJ or timeout moved the id on): nothing left to refuse
+                }
+                w.id().close();
+            }
             listener.close();
         }
     }
@@ -251,6 +267,14 @@ final class Rping {
                 if (e.type() == CmEventType.DISCONNECTED) {
                     err.printf("%s DISCONNECT EVENT...%n", o.server() ? "server" : "client");
                     state = State.DISCONNECTED;
+                } else if (e.type() == CmEventType.CONNECT_REQUEST) {
+                    // another client while one is served: -P serves it next; without -P, rping's listener is gone
+                    if (o.persistent()) {
+                        waiting.add(e);
+                    } else {
+                        e.id().reject(null);
+                        e.id().close();
+                    }
                 } else {
                     debug("cma_event type " + e.type());
                 }
@@ -281,7 +305,8 @@ final class Rping {
             err.printf("softrnic rping: %s refused the connection: REJ reason %s%s%n", o.address().getHostAddress(),
                     RejReason.describe(e.status()), e.status() == 8 ? ": no one listens on port " + o.port() : "");
         } else if (e.type() == CmEventType.UNREACHABLE) {
-            err.printf("softrnic rping: %s did not answer the REQ, sent 16 times over 98 s%n", o.address().getHostAddress());
+            err.printf("softrnic rping: %s did not answer the REQ, sent again on the CM's timer until it gave up%n",
+                    o.address().getHostAddress());
         }
         err.flush();
         return 1;

@@ -239,6 +239,7 @@ final class Ucmatose {
                 if (nodes.size() == o.connections()) {
                     say("cmatose: failing connection request");
                     e.id().reject(null);
+                    e.id().close();
                     return -12; // -ENOMEM, as connect_handler returns it
                 }
                 Node c = new Node();

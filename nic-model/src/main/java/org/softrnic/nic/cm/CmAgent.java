@@ -134,7 +134,6 @@ public final class CmAgent implements DeviceAgent {
         check(id, CmInput.SEND_DREP, "ib_send_cm_drep");
         byte[] mad = CmFormat.drep(id.tid, id.localId, id.remoteId, privateData);
         step(id, CmInput.SEND_DREP, "ib_send_cm_drep");
-        id.answer = mad; // again for a duplicate DREQ
         transmit(id.av, mad);
         enterTimewait(id);
     }
@@ -145,10 +144,13 @@ public final class CmAgent implements DeviceAgent {
      */
     public void destroy(IbCmId id) {
         if (id.destroyed) return;
+        check(id, CmInput.DESTROY, "ib_destroy_cm_id");
+        boolean active = id.state == CmState.REQ_SENT || id.state == CmState.MRA_REQ_RCVD;
+        // the REJ names the message it rejects from the state before the destroy (cm_format_rej)
+        byte[] rej = rej(id, active ? REJ_TIMEOUT : REJ_CONSUMER_DEFINED, active ? guidBytes() : new byte[0], new byte[0]);
         CmTransition t = step(id, CmInput.DESTROY, "ib_destroy_cm_id");
         if ("REJ".equals(t.wire())) {
-            boolean active = t.from() == CmState.REQ_SENT || t.from() == CmState.MRA_REQ_RCVD;
-            transmit(id.av, rej(id, active ? REJ_TIMEOUT : REJ_CONSUMER_DEFINED, active ? guidBytes() : new byte[0], new byte[0]));
+            transmit(id.av, rej);
         } else if ("DREQ".equals(t.wire())) {
             id.tid = tid(id);
             transmit(id.av, CmFormat.dreq(id, new byte[0])); // once: nobody waits for its DREP
@@ -339,7 +341,9 @@ public final class CmAgent implements DeviceAgent {
         }
         step(id, input, "cm_mra_handler");
         int serviceTimeout = (int) get(CmMessage.MRA, "service_timeout", mad);
-        deadline(id, nic.clock().nanoTime() + CmTimeouts.mraTimeoutNanos(serviceTimeout, id.avTimeout));
+        // ib_modify_mad: the MAD's timeout becomes the MRA's, for its later retries too
+        id.timeoutNanos = CmTimeouts.mraTimeoutNanos(serviceTimeout, id.avTimeout);
+        deadline(id, nic.clock().nanoTime() + id.timeoutNanos);
         tell(id, null, IbCmEvent.MRA_RECEIVED, mad);
     }
 
@@ -397,8 +401,7 @@ public final class CmAgent implements DeviceAgent {
             case "MRA" -> transmit(id.av, CmFormat.mra(id, id.state == CmState.MRA_REQ_SENT ? CmFormat.MRAED_REQ
                     : CmFormat.MRAED_REP, CmTimeouts.CMA_CM_MRA_SERVICE_TIMEOUT));
             case "RTU" -> transmit(id.av, id.answer != null ? id.answer : CmFormat.rtu(id, new byte[0]));
-            case "DREP" -> transmit(id.av, id.answer != null ? id.answer
-                    : CmFormat.drep(Mad.TID.get(mad), id.localId, id.remoteId, new byte[0]));
+            case "DREP" -> transmit(id.av, CmFormat.drep(Mad.TID.get(mad), id.localId, id.remoteId, new byte[0]));
             case "REJ" -> transmit(id.av, CmFormat.rej(id.tid, id.localId, id.remoteId, CmFormat.REJECTED_OTHER,
                     REJ_STALE_CONN, new byte[0], new byte[0]));
             default -> throw new IllegalStateException("no duplicate answer " + t.wire());
@@ -408,12 +411,11 @@ public final class CmAgent implements DeviceAgent {
     // ---- helpers
 
     private byte[] rej(IbCmId id, int reason, byte[] ari, byte[] privateData) {
-        int rejected = switch (id.state) {
-            case REQ_RCVD, MRA_REQ_SENT -> CmFormat.REJECTED_REQ;
-            case REP_RCVD, MRA_REP_SENT -> CmFormat.REJECTED_REP;
-            default -> CmFormat.REJECTED_OTHER;
-        };
-        return CmFormat.rej(id.tid, id.localId, id.remoteId, rejected, reason, ari, privateData);
+        boolean ofReq = id.state == CmState.REQ_RCVD || id.state == CmState.MRA_REQ_SENT;
+        int rejected = ofReq ? CmFormat.REJECTED_REQ
+                : id.state == CmState.REP_RCVD || id.state == CmState.MRA_REP_SENT ? CmFormat.REJECTED_REP : CmFormat.REJECTED_OTHER;
+        // a REJ of a REQ carries Local Comm ID 0 (cm_format_rej): the active side matches it by its own ID alone
+        return CmFormat.rej(id.tid, ofReq ? 0 : id.localId, id.remoteId, rejected, reason, ari, privateData);
     }
 
     private byte[] guidBytes() {

@@ -190,7 +190,7 @@ public final class Cma {
         if (id.reqMtu == null) throw new VerbsException(verb, Errno.EINVAL, "the REQ's path MTU code " + id.reqMtuCode + " names no MTU");
         AddressVector av = id.ib.peer();
         toRts(id.qp, rr, av, id.reqMtu, id.reqQpn, id.seqNum, id.reqPsn, depth, id.reqRetry, id.reqRnrRetry,
-                id.ackTimeout >= 0 ? id.ackTimeout : id.reqAckTimeout);
+                id.ackTimeout >= 0 ? id.ackTimeout : Math.max(1, id.reqAckTimeout)); // av.timeout: (t - 1) + 1, and 1 for 0
         cm.sendRep(id.ib, new CmRep(id.qp.qpn(), id.seqNum, rr, depth, Math.min(7, p.rnrRetryCount()), id.qp.srq() != null,
                 CmTimeouts.LOCAL_CA_ACK_DELAY, p.privateData()));
     }
@@ -207,7 +207,7 @@ public final class Cma {
         if (id.ib == null || (id.state != CmaState.CONNECT && id.state != CmaState.DISCONNECT)) {
             throw new VerbsException(verb, Errno.EINVAL, "the id is not connected (" + id.state + ")");
         }
-        if (id.qp != null) toError(id.qp);
+        toError(live(id));
         if (id.ib.state() == CmState.ESTABLISHED) cm.sendDreq(id.ib, new byte[0]);
         else if (id.ib.state() == CmState.DREQ_RCVD) cm.sendDrep(id.ib, new byte[0]);
         else if (id.ib.state() != CmState.DREQ_SENT && id.ib.state() != CmState.TIMEWAIT) {
@@ -233,16 +233,16 @@ public final class Cma {
             case REP_RECEIVED -> established(id, mad);
             case RTU_RECEIVED -> emit(CmEventType.ESTABLISHED, id, 0, null, null);
             case REJ_RECEIVED -> {
-                if (id.qp != null) toError(id.qp);
+                toError(live(id));
                 id.state = CmaState.IDLE;
                 emit(CmEventType.REJECTED, id, (int) CmMessage.REJ.field("reason").get(mad), privateData(CmMessage.REJ, mad), null);
             }
             case REQ_ERROR, REP_ERROR -> {
-                if (id.qp != null) toError(id.qp);
+                toError(live(id));
                 emit(CmEventType.UNREACHABLE, id, ETIMEDOUT, null, null);
             }
             case DREQ_RECEIVED, DREP_RECEIVED, DREQ_ERROR -> {
-                if (id.qp != null) toError(id.qp);
+                toError(live(id));
                 if (id.state == CmaState.CONNECT) { // once: cma_disable_callback(CONNECT -> DISCONNECT)
                     id.state = CmaState.DISCONNECT;
                     emit(CmEventType.DISCONNECTED, id, e == IbCmEvent.DREQ_ERROR ? ETIMEDOUT : 0, null, null);
@@ -259,6 +259,7 @@ public final class Cma {
         CmaHeader h = CmaHeader.read(mad, pdOffset);
         if (h == null || h.version() != 0 || listener == null) {
             cm.sendRej(ib, CmAgent.REJ_CONSUMER_DEFINED, new byte[0], new byte[0]);
+            cm.destroy(ib); // nobody above it: the id must not outlive the refusal
             return;
         }
         CmaId id = new CmaId(listener.ps, random.nextInt() & 0xffffff, null);
@@ -300,6 +301,10 @@ public final class Cma {
         int repRnr = (int) CmMessage.REP.field("rnr_retry_count").get(mad);
         int timeout = CmTimeouts.ackTimeout((int) CmMessage.REP.field("target_ack_delay").get(mad), CmTimeouts.CMA_IBOE_PACKET_LIFETIME);
         cm.sendMra(id.ib);
+        if (live(id) == null) {
+            emit(CmEventType.CONNECT_ERROR, id, -1, null, null); // the QP went before its REP came
+            return;
+        }
         try {
             // the peer's initiator depth is what this side serves; its responder resources what this side may use
             toRts(id.qp, repId, id.ib.peer(), id.pathMtu, repQpn, id.seqNum, repPsn, repRr, id.param.retryCount(), repRnr,
@@ -307,7 +312,7 @@ public final class Cma {
         } catch (VerbsException e) {
             // librdmacm: CONNECT_ERROR, the QP in ERROR, nothing sent (the REJ goes when the id is destroyed)
             toError(id.qp);
-            emit(CmEventType.CONNECT_ERROR, id, -e.errno().value, null, null);
+            emit(CmEventType.CONNECT_ERROR, id, -1, null, null); // librdmacm's rdma_seterrno: -1, errno aside
             return;
         }
         cm.sendRtu(id.ib, new byte[0]);
@@ -345,8 +350,17 @@ public final class Cma {
                 | QpAttrMask.RNR_RETRY | QpAttrMask.TIMEOUT);
     }
 
+    /**
+     * The id's QP, or null once the application destroyed it (rdma_destroy_qp clears id->qp): events that come
+     * after must not touch a QP the device no longer has.
+     */
+    private QueuePair live(CmaId id) {
+        if (id.qp != null && nic.qp(id.qp.qpn()) != id.qp) id.qp = null;
+        return id.qp;
+    }
+
     private void toError(QueuePair qp) {
-        if (qp.state() == QpState.ERR || qp.state() == QpState.RESET) return;
+        if (qp == null || qp.state() == QpState.ERR || qp.state() == QpState.RESET) return;
         nic.modifyQp(qp, new QpAttr().state(QpState.ERR), QpAttrMask.STATE);
     }
 

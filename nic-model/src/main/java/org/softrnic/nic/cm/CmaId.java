@@ -13,8 +13,9 @@ public final class CmaId {
     CmaState state = CmaState.IDLE;
     /** The consumer's object for this id (the public CmId). */
     public Object context;
-    InetSocketAddress local;
-    InetSocketAddress peer;
+    /** Volatile: a provider's application threads read them while the device's thread sets them. */
+    volatile InetSocketAddress local;
+    volatile InetSocketAddress peer;
     Gid localGid;
     Gid peerGid;
     Mtu pathMtu;

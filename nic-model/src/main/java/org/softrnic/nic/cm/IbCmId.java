@@ -27,7 +27,7 @@ public final class IbCmId {
     int avTimeout;
     int packetLifeTime;
 
-    /** The RTU or DREP sent, sent again for a duplicate REP or DREQ. */
+    /** The RTU sent, sent again for a duplicate REP. */
     byte[] answer;
     /** The MAD that goes out again when {@link #deadline} passes, up to {@link #retriesLeft} more times. */
     byte[] pending;

@@ -108,13 +108,21 @@ final class MadPort {
             for (int i = 0; i < n; i++) {
                 WorkCompletion wc = wcs[i];
                 int slot = (int) wc.wrId;
-                if (wc.status != WcStatus.SUCCESS) continue; // flushed: the QP is being destroyed
+                if (wc.status == WcStatus.WR_FLUSH_ERR) continue; // the QP is being destroyed
                 any = true;
+                // every other completion gives its buffer back, a datagram too long for it (LOC_LEN_ERR) included:
+                // else 64 of them would leave QP1 deaf
                 try {
-                    if (wc.byteLen == SLOT) {
+                    if (wc.status == WcStatus.SUCCESS && wc.byteLen == SLOT) {
                         MemorySegment buf = recvMr.segment().asSlice((long) slot * SLOT, SLOT);
                         to.mad(from(buf), buf.asSlice(GRH, Mad.SIZE));
+                    } else {
+                        nic.counters().inc(org.softrnic.nic.Counter.CM_RX_DROPPED);
                     }
+                } catch (RuntimeException e) {
+                    // a MAD the CM could not take must not stop the batch, nor the device: counted, and dropped
+                    nic.counters().inc(org.softrnic.nic.Counter.CM_RX_DROPPED);
+                    nic.diagnostics().refuse(nic.clock().nanoTime(), Nic.GSI_QPN, -1, "a MAD QP1 could not take: " + e);
                 } finally {
                     postRecv(slot);
                 }

@@ -212,6 +212,55 @@ class CmAgentTest {
         assertEquals(Errno.EBUSY, assertThrows(VerbsException.class, () -> a.cm.listen(id, SERVICE)).errno());
     }
 
+    /** A flood of datagrams too long for QP1's buffers (each a LOC_LEN_ERR receive) leaves it taking MADs still. */
+    @Test
+    void datagramsTooLongForQp1DoNotLeaveItDeaf() {
+        SimFabric f = new SimFabric(8);
+        Side[] s = pair(f);
+        Nic a = s[0].nic;
+        // from A's own QP1, which may send with the GSI Q_Key (another QP's WR naming it would use its own)
+        var ud = a.qp(Nic.GSI_QPN);
+        var pd = ud.pd();
+        var mr = a.regMr(pd, java.lang.foreign.Arena.ofAuto().allocate(512, 8), org.softrnic.verbs.Access.LOCAL_WRITE);
+        for (int i = 0; i < 100; i++) {
+            org.softrnic.verbs.SendWr w = new org.softrnic.verbs.SendWr(1).sge(mr.iova(), 300, mr.lkey());
+            w.ah = org.softrnic.nic.Handles.ah(org.softrnic.verbs.AddressVector.to(B));
+            w.remoteQpn = Nic.GSI_QPN;
+            w.remoteQkey = Nic.GSI_QKEY;
+            a.postSend(ud, w);
+            f.runUntilIdle();
+        }
+        assertTrue(s[1].nic.counters().get(Counter.CM_RX_DROPPED) >= 100, "each too-long datagram counted: " + s[1].nic.counters().snapshot());
+        IbCmId active = s[0].cm.createId(s[0].handler);
+        s[0].cm.sendReq(active, req(0x11, new byte[0]));
+        f.runUntilIdle();
+        assertEquals(CmState.ESTABLISHED, active.state(), "QP1 still takes MADs");
+    }
+
+    /** A passive id destroyed before its REP: REJ 28 that rejects the REQ (Local Comm ID 0), which the active side takes. */
+    @Test
+    void aPassiveIdDestroyedBeforeItsRepRejectsTheReqAsTheKernelFormatsIt() {
+        SimFabric f = new SimFabric(9);
+        Side[] b = new Side[1];
+        b[0] = new Side(f, "b", B, 2, (id, l, e, mad) -> {
+            if (e == IbCmEvent.REQ_RECEIVED) {
+                b[0].cm.sendMra(id);
+                b[0].cm.destroy(id);
+            }
+        });
+        b[0].cm.listen(b[0].cm.createId(b[0].handler), SERVICE);
+        Side a = new Side(f, "a", A, 1, null);
+        IbCmId active = a.cm.createId(a.handler);
+        a.cm.sendReq(active, req(0x11, new byte[0]));
+        f.runUntilIdle();
+        assertEquals(List.of(IbCmEvent.REJ_RECEIVED), a.events());
+        MemorySegment m = MemorySegment.ofArray(a.seen.getFirst().mad());
+        assertEquals(CmAgent.REJ_CONSUMER_DEFINED, CmMessage.REJ.field("reason").get(m));
+        assertEquals(CmFormat.REJECTED_REQ, CmMessage.REJ.field("message_rejected").get(m));
+        assertEquals(0, CmMessage.REJ.field("local_comm_id").get(m));
+        assertEquals(CmState.IDLE, active.state());
+    }
+
     /** The CM message a packet carries, or null. */
     static CmMessage cm(byte[] ip) {
         var p = new FrameCodec().decodeIp(ip, 0).packet();

@@ -30,12 +30,20 @@ class FramePortTest {
     @Test
     void rcOverAFrameLinkMovesEveryByteWithEveryIcrcChecked() throws Exception {
         try (ApiPair p = new ApiPair(ApiPair.Kind.FRAMES, FaultConfig.NONE, Mtu.MTU_1024)) {
+            // One small WRITE first: the TCP link is accepted and ARP answered while it crosses. Until then a
+            // frame port holds 64 frames for an unresolved peer, as the kernel's unres_qlen, and drops the oldest,
+            // so on a slow machine a burst sent before the answer loses some (CI saw 65) and RC resends them.
+            writeAndCheck(p, 1, 64);
+            Map<String, Long> beforeA = p.devA.counters();
+            Map<String, Long> beforeB = p.devB.counters();
             writeAndCheck(p, 16, 65536);
             for (SoftRnic d : new SoftRnic[] {p.devA, p.devB}) {
+                Map<String, Long> before = d == p.devA ? beforeA : beforeB;
                 Map<String, Long> c = d.counters();
-                assertTrue(c.get("rcvd_icrc_verified") > 0, c.toString());
+                assertTrue(c.get("rcvd_icrc_verified") > before.get("rcvd_icrc_verified"), c.toString());
                 assertEquals(0L, c.get("drop_bad_icrc"));
-                assertEquals(0L, c.get("rcvd_seq_err") + c.get("completer_retry_err"), "nothing was lost: " + c);
+                for (String k : new String[] {"link_dropped", "rcvd_seq_err", "completer_retry_err"})
+                    assertEquals(before.get(k), c.get(k), "nothing was lost once the peer was known (" + k + "): " + c);
             }
         }
     }

@@ -1,5 +1,8 @@
 package org.softrnic.verbs;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
 /**
  * Where packets go (struct ibv_ah_attr with its GRH): the destination GID, the local GID index, and the
  * IP header fields the GRH maps to in RoCEv2.
@@ -29,5 +32,48 @@ public record AddressVector(Gid dgid, int sgidIndex, int flowLabel, int hopLimit
     /** The same address at the peer's RoCE port {@code port}. */
     public AddressVector withUdpPort(int port) {
         return new AddressVector(dgid, sgidIndex, flowLabel, hopLimit, trafficClass, port);
+    }
+
+    /**
+     * ibv_init_ah_from_wc for RoCE: the way back to whoever sent the datagram whose 40-byte GRH area is
+     * {@code grh} (an IPv4 header fills its last 20 bytes, an IPv6 header all 40): the sender's address as the
+     * destination, its traffic class and flow label, hop limit 0xFF, from local GID {@code sgidIndex}.
+     */
+    public static AddressVector fromGrh(MemorySegment grh, int sgidIndex) {
+        if (isIpv4(grh)) {
+            return new AddressVector(Gid.of(ipv4(grh, 32)), sgidIndex, 0, 0xff, grh.get(ValueLayout.JAVA_BYTE, 21) & 0xff);
+        }
+        int word = grh.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN), 0);
+        return new AddressVector(Gid.of(grh.asSlice(8, 16).toArray(ValueLayout.JAVA_BYTE)), sgidIndex, word & 0xfffff, 0xff,
+                (word >>> 20) & 0xff);
+    }
+
+    /** The GRH area's destination address: the local GID the datagram was sent to. */
+    public static Gid grhDestination(MemorySegment grh) {
+        return isIpv4(grh) ? Gid.of(ipv4(grh, 36)) : Gid.of(grh.asSlice(24, 16).toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    /**
+     * Which header the area holds, as rdma-core's get_grh_header_version tells: an IPv4 header of 20 bytes with a
+     * valid checksum in the last 20 bytes, else IPv6 when its version nibble says so.
+     */
+    private static boolean isIpv4(MemorySegment grh) {
+        if (grh.byteSize() < 40) throw new IllegalArgumentException("a GRH area is 40 bytes, not " + grh.byteSize());
+        if ((grh.get(ValueLayout.JAVA_BYTE, 20) & 0xff) == 0x45) {
+            int sum = 0;
+            for (int i = 20; i < 40; i += 2) sum += (grh.get(ValueLayout.JAVA_BYTE, i) & 0xff) << 8 | (grh.get(ValueLayout.JAVA_BYTE, i + 1) & 0xff);
+            while ((sum >>> 16) != 0) sum = (sum & 0xffff) + (sum >>> 16);
+            if (sum == 0xffff) return true;
+        }
+        if ((grh.get(ValueLayout.JAVA_BYTE, 0) & 0xf0) == 0x60) return false;
+        throw new VerbsException("ibv_init_ah_from_wc", Errno.EINVAL, "the GRH area holds neither an IPv4 nor an IPv6 header");
+    }
+
+    private static java.net.InetAddress ipv4(MemorySegment grh, int at) {
+        try {
+            return java.net.InetAddress.getByAddress(grh.asSlice(at, 4).toArray(ValueLayout.JAVA_BYTE));
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError(e);
+        }
     }
 }

@@ -14,4 +14,11 @@ public final class RecvWr {
     public RecvWr() {
         this(4);
     }
+
+    /** One SGE: the request's whole scatter list, as SendWr's. */
+    public RecvWr sge(long addr, int length, int lkey) {
+        sgList[0].set(addr, length, lkey);
+        numSge = 1;
+        return this;
+    }
 }

@@ -35,6 +35,6 @@ final class SoftCm {
             id = (SoftCmId) e.id().context;
             if (id == null) return;
         }
-        id.channel.deliver(new CmEvent(e.type(), id, listener, e.status(), e.privateData(), e.param()));
+        id.channel.deliver(new CmEvent(e.type(), id, listener, e.status(), e.privateData(), e.param(), e.ud()));
     }
 }

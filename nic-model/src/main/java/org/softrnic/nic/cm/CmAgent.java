@@ -25,6 +25,8 @@ import org.softrnic.wire.mad.Mad;
 public final class CmAgent implements DeviceAgent {
     /** IB_CM_REJ_* reasons the CM itself sends. */
     public static final int REJ_TIMEOUT = 4, REJ_INVALID_SERVICE_ID = 8, REJ_STALE_CONN = 10, REJ_CONSUMER_DEFINED = 28;
+    /** SIDR_REP's status (ib_cm.h's ib_cm_sidr_status): answered, no listener, refused. */
+    public static final int SIDR_SUCCESS = 0, SIDR_UNSUPPORTED = 1, SIDR_REJECT = 2;
     /** The high half of our TIDs: a freshly loaded 6.1 kernel's count of MAD agents on a RoCE port (opaque to a peer). */
     private static final long HI_TID = 2;
 
@@ -36,8 +38,16 @@ public final class CmAgent implements DeviceAgent {
     private final Map<Integer, IbCmId> byLocalId = new HashMap<>();
     private final Map<RemoteKey, IbCmId> byRemote = new HashMap<>();
     private final Map<Long, IbCmId> listeners = new HashMap<>();
+    /** SIDR requests being answered, by the peer's Request ID and address (cm.c's remote_sidr_table). */
+    private final Map<SidrKey, IbCmId> sidrOpen = new HashMap<>();
 
     private record RemoteKey(int commId, long guid) {}
+
+    /**
+     * cm.c keys on the Request ID and the source LID, which RoCE leaves 0: the source GID stands in for it, so two
+     * hosts that pick the same Request ID are told apart.
+     */
+    record SidrKey(int requestId, org.softrnic.verbs.Gid source) {}
 
     /**
      * Makes the device's QP1 and attaches the CM to the device. {@code guid} is the node GUID the messages
@@ -90,6 +100,35 @@ public final class CmAgent implements DeviceAgent {
         id.timeoutNanos = CmTimeouts.reqTimeoutNanos(r.packetLifeTime(), r.remoteCmResponseTimeout());
         id.maxRetries = r.maxCmRetries();
         arm(id, mad);
+    }
+
+    /**
+     * ib_send_cm_sidr_req: asks the peer at {@code av} for the QPN and Q_Key of the UD service {@code serviceId};
+     * sent again every {@code timeoutNanos}, {@code maxRetries} times, then SIDR_REQ_ERROR.
+     */
+    public void sendSidrReq(IbCmId id, long serviceId, AddressVector av, long timeoutNanos, int maxRetries, byte[] privateData) {
+        check(id, CmInput.SEND_SIDR_REQ, "ib_send_cm_sidr_req");
+        id.serviceId = serviceId;
+        id.av = av;
+        id.tid = tid(id);
+        byte[] mad = CmFormat.sidrReq(id, privateData);
+        step(id, CmInput.SEND_SIDR_REQ, "ib_send_cm_sidr_req");
+        id.timeoutNanos = timeoutNanos;
+        id.maxRetries = maxRetries;
+        arm(id, mad);
+    }
+
+    /**
+     * ib_send_cm_sidr_rep: the answer to the request {@code id} was made for, with {@code status} (and, for
+     * {@link #SIDR_SUCCESS}, the QPN and Q_Key); the id is done, and a later copy of the request is a new one.
+     */
+    public void sendSidrRep(IbCmId id, int status, int qpn, int qkey, byte[] privateData) {
+        check(id, CmInput.SEND_SIDR_REP, "ib_send_cm_sidr_rep");
+        boolean ok = status == SIDR_SUCCESS;
+        byte[] mad = CmFormat.sidrRep(id, status, ok ? qpn : 0, ok ? qkey : 0, privateData);
+        step(id, CmInput.SEND_SIDR_REP, "ib_send_cm_sidr_rep");
+        sidrOpen.remove(id.sidrKey);
+        transmit(id.av, mad);
     }
 
     public void sendRep(IbCmId id, CmRep r) {
@@ -156,7 +195,10 @@ public final class CmAgent implements DeviceAgent {
             transmit(id.av, CmFormat.dreq(id, new byte[0])); // once: nobody waits for its DREP
         } else if ("DREP".equals(t.wire())) {
             transmit(id.av, CmFormat.drep(id.tid, id.localId, id.remoteId, new byte[0]));
+        } else if ("SIDR_REP".equals(t.wire())) {
+            transmit(id.av, CmFormat.sidrRep(id, SIDR_REJECT, 0, 0, new byte[0])); // cm_reject_sidr_req
         }
+        if (id.sidrKey != null) sidrOpen.remove(id.sidrKey);
         id.destroyed = true;
         id.handler = null;
         if (t.from() == CmState.LISTEN) listeners.remove(id.serviceId);
@@ -227,6 +269,7 @@ public final class CmAgent implements DeviceAgent {
         IbCmEvent e = switch (from) {
             case REQ_SENT, MRA_REQ_RCVD -> IbCmEvent.REQ_ERROR;
             case REP_SENT, MRA_REP_RCVD -> IbCmEvent.REP_ERROR;
+            case SIDR_REQ_SENT -> IbCmEvent.SIDR_REQ_ERROR;
             default -> IbCmEvent.DREQ_ERROR;
         };
         settle(id, t.to());
@@ -248,8 +291,49 @@ public final class CmAgent implements DeviceAgent {
             case MRA -> mra(mad);
             case DREQ -> dreq(from, mad);
             case DREP -> byRemoteCommId(mad, CmInput.RECV_DREP, IbCmEvent.DREP_RECEIVED);
-            default -> nic.counters().inc(Counter.CM_RX_DROPPED); // SIDR: not yet served
+            case SIDR_REQ -> sidrReq(from, mad);
+            case SIDR_REP -> sidrRep(mad);
         }
+    }
+
+    /**
+     * cm_sidr_req_handler: a copy of a request still being answered is dropped; a new one goes to its listener as
+     * SIDR_REQ_RECEIVED, or is answered SIDR_REP status 1 (unsupported) when no one listens.
+     */
+    private void sidrReq(MadPort.From from, MemorySegment mad) {
+        SidrKey key = new SidrKey((int) get(CmMessage.SIDR_REQ, "request_id", mad), from.source());
+        if (sidrOpen.containsKey(key)) {
+            nic.counters().inc(Counter.CM_RX_DUPLICATES);
+            return;
+        }
+        IbCmId id = createId(null);
+        step(id, CmInput.RECV_SIDR_REQ, "cm_sidr_req_handler");
+        id.remoteId = key.requestId();
+        id.tid = Mad.TID.get(mad);
+        id.serviceId = get(CmMessage.SIDR_REQ, "service_id", mad);
+        id.av = new AddressVector(from.source(), from.sgidIndex(), 0, 64, 0); // cm_init_av_for_response
+        id.sidrKey = key;
+        sidrOpen.put(key, id);
+        IbCmId listener = listeners.get(id.serviceId);
+        if (listener == null) {
+            sendSidrRep(id, SIDR_UNSUPPORTED, 0, 0, new byte[0]);
+            forget(id);
+            return;
+        }
+        id.handler = listener.handler;
+        tell(id, listener, IbCmEvent.SIDR_REQ_RECEIVED, mad);
+    }
+
+    /** cm_sidr_rep_handler: for an id still waiting on its request, else dropped. */
+    private void sidrRep(MemorySegment mad) {
+        IbCmId id = byLocalId.get((int) get(CmMessage.SIDR_REP, "request_id", mad));
+        if (id == null || id.destroyed || id.state != CmState.SIDR_REQ_SENT) {
+            nic.counters().inc(id == null ? Counter.CM_RX_DROPPED : Counter.CM_RX_DUPLICATES);
+            return;
+        }
+        step(id, CmInput.RECV_SIDR_REP, "cm_sidr_rep_handler");
+        stopTimer(id);
+        tell(id, null, IbCmEvent.SIDR_REP_RECEIVED, mad);
     }
 
     /** cm_req_handler: a duplicate goes to its id; a new REQ to its listener, or REJ 8 when there is none. */

@@ -98,4 +98,17 @@ final class CmFormat {
         return start(CmMessage.DREP, tid).set("local_comm_id", localId).set("remote_comm_id", remoteId)
                 .privateData(privateData);
     }
+
+    /** cm_format_sidr_req: Request ID is the id's comm ID; the P_Key the path's (0xFFFF on RoCE). */
+    static byte[] sidrReq(IbCmId id, byte[] privateData) {
+        return start(CmMessage.SIDR_REQ, id.tid).set("request_id", id.localId).set("partition_key", 0xffff)
+                .set("service_id", id.serviceId).privateData(privateData);
+    }
+
+    /** cm_format_sidr_rep: the request's ID and TID echoed; QPN and Q_Key only with status 0. */
+    static byte[] sidrRep(IbCmId id, int status, int qpn, int qkey, byte[] privateData) {
+        return start(CmMessage.SIDR_REP, id.tid).set("request_id", id.remoteId).set("status", status)
+                .set("local_qpn", qpn).set("service_id", id.serviceId).set("qkey", qkey & 0xffffffffL)
+                .privateData(privateData);
+    }
 }

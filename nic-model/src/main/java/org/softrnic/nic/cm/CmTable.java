@@ -87,10 +87,15 @@ public final class CmTable {
         row(TIMEWAIT, RECV_DREQ, "DREP", TIMEWAIT, "cm_dreq_handler: the DREP again for a duplicate DREQ");
         row(TIMEWAIT, RECV_REQ, "REJ", TIMEWAIT, "cm_dup_req_handler: REJ 10 (stale connection)");
         row(TIMEWAIT, TIMEWAIT_DONE, null, IDLE, "cm_timewait_handler: IB_CM_TIMEWAIT_EXIT after cm_convert_to_ms(av.timeout)");
-        // SIDR (UD): one request, one reply
-        row(IDLE, SEND_SIDR_REQ, "SIDR_REQ", SIDR_REQ_SENT, "ib_send_cm_sidr_req");
-        row(SIDR_REQ_SENT, RECV_SIDR_REP, null, IDLE, "cm_sidr_rep_handler");
-        row(SIDR_REQ_SENT, RETRIES_EXHAUSTED, null, IDLE, "cm_process_send_error: IB_CM_SIDR_REQ_ERROR");
+        // SIDR (UD): one request on its timer, one reply; no connection, so no timewait
+        row(IDLE, SEND_SIDR_REQ, "SIDR_REQ", SIDR_REQ_SENT, "ib_send_cm_sidr_req: on its timer (4096 ms), max_cm_retries times");
+        row(SIDR_REQ_SENT, RECV_SIDR_REP, null, IDLE, "cm_sidr_rep_handler: the request's timer stops");
+        row(SIDR_REQ_SENT, RETRIES_EXHAUSTED, null, IDLE, "cm_process_send_error: IB_CM_SIDR_REQ_ERROR, rdma_cm's UNREACHABLE");
+        row(SIDR_REQ_SENT, DESTROY, null, IDLE, "cm_destroy_id: the SIDR_REQ's retries stop");
+        row(LISTEN, RECV_SIDR_REQ, null, LISTEN, "cm_sidr_req_handler: a new id in SIDR_REQ_RCVD takes it; the listener stays");
+        row(IDLE, RECV_SIDR_REQ, null, SIDR_REQ_RCVD, "the new id that cm_sidr_req_handler makes (a copy of a request still open is dropped)");
+        row(SIDR_REQ_RCVD, SEND_SIDR_REP, "SIDR_REP", IDLE, "ib_send_cm_sidr_rep: status 0 (with QPN and Q_Key), 1 (no listener) or 2 (rejected)");
+        row(SIDR_REQ_RCVD, DESTROY, "SIDR_REP", IDLE, "cm_destroy_id: SIDR_REP status 2 (IB_SIDR_REJECT)");
     }
 
     private CmTable() {

@@ -21,6 +21,7 @@ import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.cm.CmEventType;
 import org.softrnic.verbs.cm.ConnParam;
 import org.softrnic.verbs.cm.PortSpace;
+import org.softrnic.verbs.cm.UdParam;
 import org.softrnic.wire.mad.CmMessage;
 import org.softrnic.wire.mad.CmaHeader;
 
@@ -31,7 +32,9 @@ import org.softrnic.wire.mad.CmaHeader;
  * events turned into RDMA_CM_EVENT_*. Runs on the device's thread, below a provider's public ids.
  */
 public final class Cma {
-    private static final int ETIMEDOUT = -110;
+    private static final int ETIMEDOUT = -110, EINVAL = -22;
+    /** RDMA_UDP_QKEY: the Q_Key of every RDMA_PS_UDP QP (cma_set_default_qkey), sent in the SIDR_REP. */
+    public static final int RDMA_UDP_QKEY = 0x01234567;
     /** ip_local_port_range's default: where an id that connects without a port gets one. */
     private static final int EPHEMERAL_FIRST = 32768, EPHEMERAL_LAST = 60999;
 
@@ -53,7 +56,6 @@ public final class Cma {
     }
 
     public CmaId createId(PortSpace ps, Object context) {
-        if (ps != PortSpace.TCP) throw new VerbsException("rdma_create_id", Errno.EOPNOTSUPP, ps + ": only RDMA_PS_TCP is served yet");
         return new CmaId(ps, random.nextInt() & 0xffffff, context);
     }
 
@@ -126,11 +128,28 @@ public final class Cma {
         id.state = CmaState.LISTEN;
     }
 
-    /** rdma_create_qp's part: the QP belongs to the id, and goes to INIT (ucma_init_conn_qp). */
+    /**
+     * rdma_create_qp's part: the QP belongs to the id; an RC QP goes to INIT (ucma_init_conn_qp), a UD QP of
+     * RDMA_PS_UDP straight to RTS with Q_Key {@link #RDMA_UDP_QKEY} (ucma_init_ud_qp).
+     */
     public void attachQp(CmaId id, QueuePair qp) {
         if (id.qp != null) throw new VerbsException("rdma_create_qp", Errno.EINVAL, "the id has a QP already");
-        if (qp.type() != QpType.RC) throw new VerbsException("rdma_create_qp", Errno.EINVAL, "RDMA_PS_TCP connects RC QPs, not " + qp.type());
+        QpType wanted = id.ps == PortSpace.UDP ? QpType.UD : QpType.RC;
+        if (qp.type() != wanted) throw new VerbsException("rdma_create_qp", Errno.EINVAL, id.ps.cmName() + " takes " + wanted + " QPs, not " + qp.type());
         id.qp = qp;
+        if (wanted == QpType.UD) {
+            QpAttr a = new QpAttr();
+            a.qpState = QpState.INIT;
+            a.pkeyIndex = 0;
+            a.portNum = 1;
+            a.qkey = RDMA_UDP_QKEY;
+            nic.modifyQp(qp, a, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.QKEY);
+            nic.modifyQp(qp, new QpAttr().state(QpState.RTR), QpAttrMask.STATE);
+            QpAttr rts = new QpAttr().state(QpState.RTS);
+            rts.sqPsn = 0;
+            nic.modifyQp(qp, rts, QpAttrMask.STATE | QpAttrMask.SQ_PSN);
+            return;
+        }
         QpAttr a = new QpAttr();
         a.qpState = QpState.INIT;
         a.pkeyIndex = 0;
@@ -148,10 +167,17 @@ public final class Cma {
         id.ackTimeout = timeout;
     }
 
-    /** rdma_connect: the REQ, with the CMA header and the parameters bounded as librdmacm bounds them. */
+    /**
+     * rdma_connect: the REQ, with the CMA header and the parameters bounded as librdmacm bounds them; on
+     * RDMA_PS_UDP the SIDR_REQ, with the CMA header (cma_resolve_ib_udp).
+     */
     public void connect(CmaId id, ConnParam p) {
         String verb = "rdma_connect";
         expect(id, verb, CmaState.ROUTE_RESOLVED);
+        if (id.ps == PortSpace.UDP) {
+            resolveUd(id, p.privateData());
+            return;
+        }
         if (id.qp == null) throw new VerbsException(verb, Errno.EINVAL, "make the QP on the id first (rdma_create_qp)");
         byte[] user = p.privateData();
         int room = CmMessage.REQ.privateDataSize() - CmaHeader.SIZE;
@@ -160,11 +186,8 @@ public final class Cma {
         int depth = depth(verb, p.initiatorDepth(), nic.queryDevice().maxQpInitRdAtom());
         id.param = new ConnParam(user, rr, depth, p.flowControl(), Math.min(7, p.retryCount()), Math.min(7, p.rnrRetryCount()),
                 p.srq(), 0);
-        byte[] pd = new byte[CmaHeader.SIZE + user.length];
-        new CmaHeader(0, id.localGid.isIpv4Mapped() ? 4 : 6, id.local.getPort(), id.local.getAddress(), id.peer.getAddress())
-                .write(MemorySegment.ofArray(pd), 0);
-        System.arraycopy(user, 0, pd, CmaHeader.SIZE, user.length);
-        int flowLabel = (id.local.getPort() * 31 + id.peer.getPort()) & 0xfffff; // cma_get_roce_udp_flow_label
+        byte[] pd = cmaPrivateData(id, user);
+        int flowLabel = flowLabel(id);
         id.ib = cm.createId(this::ib);
         id.ib.context = id;
         id.state = CmaState.CONNECT;
@@ -174,10 +197,57 @@ public final class Cma {
                 CmTimeouts.CMA_CM_RESPONSE_TIMEOUT, CmTimeouts.CMA_MAX_CM_RETRIES, pd));
     }
 
-    /** rdma_accept: the QP to RTR and RTS from the REQ, then the REP (librdmacm's order). */
+    /**
+     * The SIDR_REQ: the CMA header and the user's data, 4096 ms apart, 1 + 15 times. The route's flow label is
+     * the one RC's REQ carries (cma_resolve_iboe_route sets it for every port space).
+     */
+    private void resolveUd(CmaId id, byte[] user) {
+        String verb = "rdma_connect";
+        int room = CmMessage.SIDR_REQ.privateDataSize() - CmaHeader.SIZE;
+        if (user.length > room) throw new VerbsException(verb, Errno.EINVAL, "a SIDR_REQ carries " + room + " bytes of private data, not " + user.length);
+        id.ib = cm.createId(this::ib);
+        id.ib.context = id;
+        id.state = CmaState.CONNECT;
+        cm.sendSidrReq(id.ib, id.ps.serviceId(id.peer.getPort()), route(id), CmTimeouts.toNanos(CmTimeouts.SIDR_TIMEOUT),
+                CmTimeouts.CMA_MAX_CM_RETRIES, cmaPrivateData(id, user));
+    }
+
+    /** The path to the peer as the route holds it: the two GIDs, the flow label, hop limit 64, the ToS. */
+    private AddressVector route(CmaId id) {
+        int sgid = nic.gids().indexOf(id.localGid);
+        return new AddressVector(id.peerGid, Math.max(sgid, 0), flowLabel(id), 64, id.tos);
+    }
+
+    /** cma_get_roce_udp_flow_label: from the two ports, so that rxe spreads connections over UDP source ports. */
+    private static int flowLabel(CmaId id) {
+        return (id.local.getPort() * 31 + id.peer.getPort()) & 0xfffff;
+    }
+
+    /** The CMA header (cma_format_hdr) and then the user's private data. */
+    private static byte[] cmaPrivateData(CmaId id, byte[] user) {
+        byte[] pd = new byte[CmaHeader.SIZE + user.length];
+        new CmaHeader(0, id.localGid.isIpv4Mapped() ? 4 : 6, id.local.getPort(), id.local.getAddress(), id.peer.getAddress())
+                .write(MemorySegment.ofArray(pd), 0);
+        System.arraycopy(user, 0, pd, CmaHeader.SIZE, user.length);
+        return pd;
+    }
+
+    /** rdma_accept: the QP to RTR and RTS from the REQ, then the REP (librdmacm's order); on RDMA_PS_UDP the SIDR_REP. */
     public void accept(CmaId id, ConnParam p) {
         String verb = "rdma_accept";
         expect(id, verb, CmaState.CONNECT);
+        if (id.ps == PortSpace.UDP) {
+            if (id.ib == null || id.ib.state() != CmState.SIDR_REQ_RCVD) {
+                throw new VerbsException(verb, Errno.EINVAL, "only an id a CONNECT_REQUEST brought is accepted");
+            }
+            int qpn = live(id) != null ? id.qp.qpn() : p.qpNum(); // without a QP on the id: conn_param's qp_num
+            if (qpn == 0) throw new VerbsException(verb, Errno.EINVAL, "no QP: make one on the id, or name its number");
+            byte[] pd = p.privateData();
+            int room = CmMessage.SIDR_REP.privateDataSize();
+            if (pd.length > room) throw new VerbsException(verb, Errno.EINVAL, "a SIDR_REP carries " + room + " bytes of private data, not " + pd.length);
+            cm.sendSidrRep(id.ib, CmAgent.SIDR_SUCCESS, qpn, RDMA_UDP_QKEY, pd);
+            return;
+        }
         if (id.ib == null || (id.ib.state() != CmState.REQ_RCVD && id.ib.state() != CmState.MRA_REQ_SENT)) {
             throw new VerbsException(verb, Errno.EINVAL, "only an id a CONNECT_REQUEST brought is accepted");
         }
@@ -195,15 +265,22 @@ public final class Cma {
                 CmTimeouts.LOCAL_CA_ACK_DELAY, p.privateData()));
     }
 
+    /** rdma_reject: REJ 28 with the private data; on RDMA_PS_UDP a SIDR_REP with status 2 (IB_SIDR_REJECT). */
     public void reject(CmaId id, byte[] privateData) {
         if (id.ib == null) throw new VerbsException("rdma_reject", Errno.EINVAL, "only an id a CONNECT_REQUEST brought is rejected");
-        cm.sendRej(id.ib, CmAgent.REJ_CONSUMER_DEFINED, new byte[0], privateData == null ? new byte[0] : privateData);
+        byte[] pd = privateData == null ? new byte[0] : privateData;
+        if (id.ps == PortSpace.UDP) cm.sendSidrRep(id.ib, CmAgent.SIDR_REJECT, 0, 0, pd);
+        else cm.sendRej(id.ib, CmAgent.REJ_CONSUMER_DEFINED, new byte[0], pd);
         id.state = CmaState.IDLE;
     }
 
     /** rdma_disconnect: the QP to ERROR, then a DREQ, or the DREP when the peer's DREQ came first. */
     public void disconnect(CmaId id) {
         String verb = "rdma_disconnect";
+        if (id.ps == PortSpace.UDP && id.ib != null) {
+            toError(live(id)); // cma_modify_qp_err; a UD id has no connection, so neither DREQ nor DREP goes out
+            return;
+        }
         if (id.ib == null || (id.state != CmaState.CONNECT && id.state != CmaState.DISCONNECT)) {
             throw new VerbsException(verb, Errno.EINVAL, "the id is not connected (" + id.state + ")");
         }
@@ -227,9 +304,12 @@ public final class Cma {
 
     private void ib(IbCmId ib, IbCmId listener, IbCmEvent e, MemorySegment mad) {
         CmaId id = (CmaId) ib.context;
-        if (id == null && e != IbCmEvent.REQ_RECEIVED) return; // an id refused at its REQ: nobody above it
+        if (id == null && e != IbCmEvent.REQ_RECEIVED && e != IbCmEvent.SIDR_REQ_RECEIVED) return; // refused at its REQ: nobody above it
         switch (e) {
             case REQ_RECEIVED -> request(ib, (CmaId) listener.context, mad);
+            case SIDR_REQ_RECEIVED -> udRequest(ib, (CmaId) listener.context, mad);
+            case SIDR_REP_RECEIVED -> udReply(id, mad);
+            case SIDR_REQ_ERROR -> emit(CmEventType.UNREACHABLE, id, ETIMEDOUT, null, null);
             case REP_RECEIVED -> established(id, mad);
             case RTU_RECEIVED -> emit(CmEventType.ESTABLISHED, id, 0, null, null);
             case REJ_RECEIVED -> {
@@ -290,6 +370,53 @@ public final class Cma {
         ConnParam param = new ConnParam(user, id.reqInitiatorDepth, id.reqResponderResources, 0, id.reqRetry, id.reqRnrRetry,
                 id.reqSrq, id.reqQpn);
         events.accept(new CmaEvent(CmEventType.CONNECT_REQUEST, id, listener, 0, user, param));
+    }
+
+    /**
+     * cma_ib_req_handler for a SIDR_REQ: a new UD id whose addresses come from the CMA header, and CONNECT_REQUEST
+     * with the user's 180 bytes; no MRA (UD has none). A header rdma_cm cannot take, or a listener gone: the id is
+     * destroyed, which answers SIDR_REP status 2.
+     */
+    private void udRequest(IbCmId ib, CmaId listener, MemorySegment mad) {
+        CmaHeader h = CmaHeader.read(mad, CmMessage.SIDR_REQ.privateDataOffset);
+        if (h == null || h.version() != 0 || listener == null || listener.ps != PortSpace.UDP) {
+            cm.destroy(ib);
+            return;
+        }
+        CmaId id = new CmaId(listener.ps, random.nextInt() & 0xffffff, null);
+        id.ib = ib;
+        ib.context = id;
+        id.local = new InetSocketAddress(h.dst(), (int) (CmMessage.SIDR_REQ.field("service_id").get(mad) & 0xffff));
+        id.peer = new InetSocketAddress(h.src(), h.srcPort());
+        id.peerGid = ib.peer().dgid();
+        id.localGid = nic.gids().get(ib.peer().sgidIndex());
+        id.pathMtu = nic.config().activeMtu();
+        id.state = CmaState.CONNECT;
+        byte[] all = privateData(CmMessage.SIDR_REQ, mad);
+        byte[] user = java.util.Arrays.copyOfRange(all, CmaHeader.SIZE, all.length);
+        events.accept(new CmaEvent(CmEventType.CONNECT_REQUEST, id, listener, 0, user, null));
+    }
+
+    /**
+     * cma_sidr_rep_handler: status 0 is ESTABLISHED with where the peer is, its QPN and Q_Key; another status is
+     * UNREACHABLE with that status; a Q_Key other than this id's is ADDR_ERROR -EINVAL (cma_set_qkey).
+     */
+    private void udReply(CmaId id, MemorySegment mad) {
+        if (id.state != CmaState.CONNECT) return;
+        int status = (int) CmMessage.SIDR_REP.field("status").get(mad);
+        byte[] pd = privateData(CmMessage.SIDR_REP, mad);
+        if (status != CmAgent.SIDR_SUCCESS) {
+            emit(CmEventType.UNREACHABLE, id, status, pd, null);
+            return;
+        }
+        int qkey = (int) CmMessage.SIDR_REP.field("qkey").get(mad);
+        if (qkey != RDMA_UDP_QKEY) {
+            emit(CmEventType.ADDR_ERROR, id, EINVAL, pd, null);
+            return;
+        }
+        int qpn = (int) CmMessage.SIDR_REP.field("local_qpn").get(mad);
+        if (id.state == CmaState.DESTROYING) return;
+        events.accept(new CmaEvent(CmEventType.ESTABLISHED, id, null, 0, pd, null, new UdParam(route(id), qpn, qkey)));
     }
 
     /** The REP on the active side: RTR and RTS from it, the RTU, ESTABLISHED (ucma_process_conn_resp). */

@@ -37,6 +37,8 @@ public final class IbCmId {
     long deadline = NEVER;
     /** What the timer is for: a MAD's answer, or the end of timewait. */
     boolean timewait;
+    /** For an id a SIDR_REQ made: its key among the requests being answered. */
+    CmAgent.SidrKey sidrKey;
     /** The consumer destroyed it; it lives on only to wait out timewait. */
     boolean destroyed;
 

@@ -14,6 +14,11 @@ public enum PortSpace {
     }
 
     /** rdma_get_service_id: the IB service ID a listener on {@code port} answers to. */
+    /** rdma_cma.h's name: RDMA_PS_TCP, RDMA_PS_UDP. */
+    public String cmName() {
+        return "RDMA_PS_" + name();
+    }
+
     public long serviceId(int port) {
         return ((long) value << 16) + port;
     }

@@ -14,6 +14,7 @@ import org.softrnic.nic.Counter;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.sim.SimFabric;
+import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.Gid;
 import org.softrnic.verbs.Mtu;
@@ -131,6 +132,103 @@ class CmAgentTest {
         long at = s[1].seen.getFirst().at() - t0;
         // ib_send_cm_req's timer: 2 x 2^(18-8) + 2^(20-8) = 6144 ms
         assertTrue(at >= 6_144_000_000L && at < 6_145_000_000L, "the REQ came again after 6144 ms: " + at);
+    }
+
+    static final long UD_SERVICE = CmaHeader.serviceId(CmaHeader.PS_UDP, 7174);
+    static final AddressVector TO_B = new AddressVector(B, 0, 0, 64, 0);
+
+    /** A UD listener on B that answers every SIDR_REQ with QPN 0x12 and rdma_cm's Q_Key. */
+    static Side udListener(SimFabric f) {
+        Side[] b = new Side[1];
+        b[0] = new Side(f, "b", B, 2, (id, l, e, mad) -> {
+            if (e == IbCmEvent.SIDR_REQ_RECEIVED) b[0].cm.sendSidrRep(id, CmAgent.SIDR_SUCCESS, 0x12, Cma.RDMA_UDP_QKEY, "hi".getBytes());
+        });
+        b[0].cm.listen(b[0].cm.createId(b[0].handler), UD_SERVICE);
+        return b[0];
+    }
+
+    @Test
+    void aSidrReqIsAnsweredWithTheQpnAndQkeyEchoingItsIdAndTid() {
+        SimFabric f = new SimFabric(11);
+        Side b = udListener(f);
+        Side a = new Side(f, "a", A, 1, null);
+        IbCmId active = a.cm.createId(a.handler);
+        a.cm.sendSidrReq(active, UD_SERVICE, TO_B, CmTimeouts.toNanos(CmTimeouts.SIDR_TIMEOUT), CmTimeouts.CMA_MAX_CM_RETRIES,
+                new byte[] {7, 8});
+        f.runUntilIdle();
+        assertEquals(List.of(IbCmEvent.SIDR_REQ_RECEIVED), b.events());
+        assertEquals(List.of(IbCmEvent.SIDR_REP_RECEIVED), a.events());
+        MemorySegment req = MemorySegment.ofArray(b.seen.getFirst().mad());
+        MemorySegment rep = MemorySegment.ofArray(a.seen.getFirst().mad());
+        assertEquals(active.localCommId(), (int) CmMessage.SIDR_REQ.field("request_id").get(req));
+        assertEquals(0xffff, CmMessage.SIDR_REQ.field("partition_key").get(req));
+        assertEquals(UD_SERVICE, CmMessage.SIDR_REQ.field("service_id").get(req));
+        assertEquals(8, req.get(java.lang.foreign.ValueLayout.JAVA_BYTE, CmMessage.SIDR_REQ.privateDataOffset + 1));
+        assertEquals(active.localCommId(), (int) CmMessage.SIDR_REP.field("request_id").get(rep), "the Request ID echoed");
+        assertEquals(Mad.TID.get(req), Mad.TID.get(rep), "the TID echoed");
+        assertEquals(CmAgent.SIDR_SUCCESS, CmMessage.SIDR_REP.field("status").get(rep));
+        assertEquals(0x12, CmMessage.SIDR_REP.field("local_qpn").get(rep));
+        assertEquals(0x01234567L, CmMessage.SIDR_REP.field("qkey").get(rep));
+        assertEquals(UD_SERVICE, CmMessage.SIDR_REP.field("service_id").get(rep));
+        assertEquals('h', rep.get(java.lang.foreign.ValueLayout.JAVA_BYTE, CmMessage.SIDR_REP.privateDataOffset));
+        assertEquals(CmState.IDLE, active.state());
+        assertEquals(CmState.IDLE, b.seen.getFirst().id().state(), "a SIDR has no connection: both ids end idle");
+        assertEquals(2, a.nic.counters().get(Counter.CM_TX_MSGS) + b.nic.counters().get(Counter.CM_TX_MSGS));
+    }
+
+    @Test
+    void aSidrReqNoOneListensForIsAnsweredStatus1() {
+        SimFabric f = new SimFabric(12);
+        Side a = new Side(f, "a", A, 1, null);
+        new Side(f, "b", B, 2, null);
+        IbCmId active = a.cm.createId(a.handler);
+        a.cm.sendSidrReq(active, UD_SERVICE, TO_B, CmTimeouts.toNanos(CmTimeouts.SIDR_TIMEOUT), CmTimeouts.CMA_MAX_CM_RETRIES, new byte[0]);
+        f.runUntilIdle();
+        assertEquals(List.of(IbCmEvent.SIDR_REP_RECEIVED), a.events());
+        MemorySegment rep = MemorySegment.ofArray(a.seen.getFirst().mad());
+        assertEquals(CmAgent.SIDR_UNSUPPORTED, CmMessage.SIDR_REP.field("status").get(rep));
+        assertEquals(0, CmMessage.SIDR_REP.field("local_qpn").get(rep), "no QPN without a service");
+        assertEquals(UD_SERVICE, CmMessage.SIDR_REP.field("service_id").get(rep), "the service ID is returned (cm.c since 5.8)");
+        assertEquals(0, a.nic.counters().get(Counter.CM_TX_RETRIES));
+    }
+
+    @Test
+    void aLostSidrReqGoesOutAgainAfter4096MsAndACopyOfAnOpenRequestIsDropped() {
+        SimFabric f = new SimFabric(13);
+        boolean[] dropped = {false};
+        f.dropWhen(p -> !dropped[0] && (dropped[0] = true)); // the first SIDR_REQ
+        Side[] b = new Side[1];
+        List<IbCmId> open = new ArrayList<>();
+        b[0] = new Side(f, "b", B, 2, (id, l, e, mad) -> open.add(id)); // the consumer has not answered yet
+        b[0].cm.listen(b[0].cm.createId(b[0].handler), UD_SERVICE);
+        Side a = new Side(f, "a", A, 1, null);
+        IbCmId active = a.cm.createId(a.handler);
+        long t0 = f.clock().nanoTime();
+        a.cm.sendSidrReq(active, UD_SERVICE, TO_B, CmTimeouts.toNanos(CmTimeouts.SIDR_TIMEOUT), 2, new byte[0]);
+        f.runUntilIdle();
+        assertEquals(1, open.size(), "two copies arrived after the lost one: one request");
+        long at = b[0].seen.getFirst().at() - t0;
+        assertTrue(at >= 4_096_000_000L && at < 4_097_000_000L, "the SIDR_REQ came again after 4096 ms: " + at);
+        assertEquals(1, b[0].nic.counters().get(Counter.CM_RX_DUPLICATES), "the third send found the request open");
+        assertEquals(List.of(IbCmEvent.SIDR_REQ_ERROR), a.events(), "nobody answered: 1 + 2 sends, then the error");
+        assertEquals(3 * 4096L, (a.seen.getFirst().at() - t0) / 1_000_000);
+        b[0].cm.destroy(open.getFirst());
+        f.runUntilIdle();
+        assertEquals(CmState.IDLE, open.getFirst().state());
+    }
+
+    @Test
+    void aSidrRequestDestroyedUnansweredIsRejectedWithStatus2() {
+        SimFabric f = new SimFabric(14);
+        Side[] b = new Side[1];
+        b[0] = new Side(f, "b", B, 2, (id, l, e, mad) -> b[0].cm.destroy(id));
+        b[0].cm.listen(b[0].cm.createId(b[0].handler), UD_SERVICE);
+        Side a = new Side(f, "a", A, 1, null);
+        IbCmId active = a.cm.createId(a.handler);
+        a.cm.sendSidrReq(active, UD_SERVICE, TO_B, CmTimeouts.toNanos(CmTimeouts.SIDR_TIMEOUT), 15, new byte[0]);
+        f.runUntilIdle();
+        assertEquals(CmAgent.SIDR_REJECT, CmMessage.SIDR_REP.field("status").get(MemorySegment.ofArray(a.seen.getFirst().mad())));
+        assertThrows(VerbsException.class, () -> a.cm.sendSidrRep(active, 0, 1, 1, new byte[0]), "no reply without a request");
     }
 
     @Test

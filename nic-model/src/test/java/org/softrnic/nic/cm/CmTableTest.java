@@ -52,7 +52,6 @@ class CmTableTest {
         assertEquals(CmState.IDLE, CmTable.next(CmState.REP_SENT, CmInput.RECV_REJ).to(), "the active side refused the REP");
         assertEquals("MRA", CmTable.next(CmState.MRA_REP_SENT, CmInput.RECV_REP).wire(), "a duplicate REP while the consumer decides");
         for (CmState s : CmState.values()) {
-            if (s == CmState.SIDR_REQ_SENT || s == CmState.SIDR_REQ_RCVD) continue;
             assertTrue(CmTable.next(s, CmInput.DESTROY) != null, "rdma_destroy_id is allowed in " + s);
         }
         assertNull(CmTable.next(CmState.IDLE, CmInput.SEND_RTU), "no RTU without a REP");
@@ -60,9 +59,20 @@ class CmTableTest {
     }
 
     @Test
-    void everyStateButSidrReqRcvdHasAWayOut() {
+    void sidrIsOneRequestAndOneReply() {
+        assertEquals(List.of("SIDR_REQ_SENT(SIDR_REQ)", "IDLE"), walk(CmState.IDLE, CmInput.SEND_SIDR_REQ, CmInput.RECV_SIDR_REP),
+                "the active side, as rdma_connect on RDMA_PS_UDP drives it");
+        assertEquals(List.of("SIDR_REQ_RCVD", "IDLE(SIDR_REP)"), walk(CmState.IDLE, CmInput.RECV_SIDR_REQ, CmInput.SEND_SIDR_REP),
+                "the passive side, as rdma_accept drives it");
+        assertEquals("SIDR_REP", CmTable.next(CmState.SIDR_REQ_RCVD, CmInput.DESTROY).wire(), "a request destroyed unanswered is rejected");
+        assertNull(CmTable.next(CmState.SIDR_REQ_RCVD, CmInput.RECV_SIDR_REQ), "a copy of an open request has no row: dropped");
+        assertNull(CmTable.next(CmState.IDLE, CmInput.SEND_SIDR_REP), "no reply without a request");
+    }
+
+    @Test
+    void everyStateButListenHasAWayOut() {
         for (CmState s : CmState.values()) {
-            if (s == CmState.SIDR_REQ_RCVD || s == CmState.LISTEN) continue;
+            if (s == CmState.LISTEN) continue;
             boolean out = CmTable.rows().stream().anyMatch(t -> t.from() == s && t.to() != s);
             assertTrue(out, s + " has no row that leaves it");
         }

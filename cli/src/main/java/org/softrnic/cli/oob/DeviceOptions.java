@@ -29,6 +29,11 @@ public final class DeviceOptions {
     }
 
     /** The device's name, as the tools print it. */
+    /** soft or ibverbs. */
+    public String providerName() {
+        return provider;
+    }
+
     public String deviceName() {
         return device != null ? device : "softrnic0";
     }

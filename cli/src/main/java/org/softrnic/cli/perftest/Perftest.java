@@ -3,6 +3,7 @@ package org.softrnic.cli.perftest;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.foreign.Arena;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,7 +70,7 @@ final class Perftest {
     int run(RdmaContext ctx) throws IOException {
         boolean client = o.client();
         if (!client) report.waiting();
-        try (PerftestWire wire = client ? connect() : new PerftestWire(ToolSockets.accept(o.port(), progress, o.timeout()), false, progress)) {
+        try (PerftestWire wire = client ? connect(ctx) : accept(ctx)) {
             if (!client) wire.exchangeVersion(o.timeout());
             wire.exchangeSysData();
             Mtu mine = o.mtu() != null ? o.mtu() : ctx.queryPort(1).activeMtu();
@@ -86,26 +87,41 @@ final class Perftest {
                  CompletionQueue sendCq = ctx.createCq(o.txDepth() * n + 1);
                  CompletionQueue recvCq = ctx.createCq(PerftestOptions.RX_DEPTH * n + 1);
                  MemoryRegion mr = pd.regMr(arena.allocate(2L * n * buff, 4096), Access.LOCAL_WRITE | t.verb.mrAccess | verifyAccess());
-                 QpList qps = new QpList()) {
+                 QpList own = new QpList();
+                 CmTests cm = o.rdmaCm() ? (client ? CmTests.client(local(ctx)) : CmTests.listen(local(ctx), o.port(), n)) : null) {
                 if (o.verify() && !client) VerifyRun.prepareTargets(mr, n, buff);
                 List<PerftestWire.Key> keys = new ArrayList<>();
                 List<PerftestWire.Key> peers = new ArrayList<>();
+                QpCaps caps = new QpCaps(o.txDepth(), PerftestOptions.RX_DEPTH, 1, 1, 0);
+                List<QueuePair> qps = cm != null ? cm.qps() : own;
+                if (cm != null) {
+                    // create_rdma_cm_connection: a barrier, every QP connected through the RDMA CM, a barrier
+                    wire.exchangeKey(PerftestWire.Key.ZERO);
+                    cm.connect(client ? ToolSockets.address(o.server()) : null, o.port(), n, pd, sendCq, recvCq, caps,
+                            t.verb.readsOut() ? outReads : 0);
+                    wire.exchangeKey(PerftestWire.Key.ZERO);
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        QueuePair qp = pd.createQp(new QpInitAttr(QpType.RC, sendCq, recvCq, null, caps, false));
+                        own.add(qp);
+                        toInit(qp);
+                    }
+                }
                 for (int i = 0; i < n; i++) {
-                    QueuePair qp = pd.createQp(new QpInitAttr(QpType.RC, sendCq, recvCq, null,
-                            new QpCaps(o.txDepth(), PerftestOptions.RX_DEPTH, 1, 1, 0), false));
-                    qps.add(qp);
-                    toInit(qp);
+                    QueuePair qp = qps.get(i);
                     keys.add(new PerftestWire.Key(0, outReads, qp.qpn(), ThreadLocalRandom.current().nextInt() & 0xffffff,
                             mr.rkey(), mr.addr() + (n + i) * buff, ctx.queryGid(1, o.gidIndex()), 0));
                 }
                 for (int i = 0; i < n; i++) peers.add(wire.exchangeKey(keys.get(i)));
                 for (PerftestWire.Key p : peers) {
-                    if (p.gid().isIpv4Mapped() != keys.getFirst().gid().isIpv4Mapped()) throw new IOException("the GIDs are of different families");
+                    if (cm == null && p.gid().isIpv4Mapped() != keys.getFirst().gid().isIpv4Mapped()) {
+                        throw new IOException("the GIDs are of different families");
+                    }
                 }
                 // the latency tests other than send_lat hand their keys over once more in a per-QP loop
                 if (t.kind == PerftestTest.Kind.LAT && !send) wire.exchangeKey(keys.getFirst());
                 // the BW servers stay at RTR: they never send (ctx_connect)
-                for (int i = 0; i < n; i++) {
+                for (int i = 0; i < n && cm == null; i++) {
                     connect(qps.get(i), keys.get(i), peers.get(i), mtu, outReads, client || t.kind == PerftestTest.Kind.LAT);
                 }
                 Session ss = new Session(wire, keys, peers, qps, sendCq, recvCq, mr);
@@ -305,11 +321,32 @@ final class Perftest {
                 | QpAttrMask.MAX_QP_RD_ATOMIC);
     }
 
+    /** The address of the GID -x names: where -R's connections start and end on this side. */
+    private InetAddress local(RdmaContext ctx) {
+        return ctx.queryGid(1, o.gidIndex()).toInetAddress();
+    }
+
+    /** The server's exchange: a TCP client on -p, or under -R an rdma_cm connection to it. */
+    private PerftestWire accept(RdmaContext ctx) throws IOException {
+        if (o.rdmaCm()) return CmWire.accept(local(ctx), o.port(), o.gidIndex(), o.timeout());
+        return new TcpWire(ToolSockets.accept(o.port(), progress, o.timeout()), false, progress);
+    }
+
     /** The client's connection, once the versions are exchanged (retried while --wait lasts). */
-    private PerftestWire connect() throws IOException {
+    private PerftestWire connect(RdmaContext ctx) throws IOException {
+        if (o.rdmaCm()) {
+            CmWire w = CmWire.connect(local(ctx), ToolSockets.address(o.server()), o.port(), o.gidIndex(), System.nanoTime() + o.waitSeconds() * 1_000_000_000L);
+            try {
+                w.exchangeVersion();
+                return w;
+            } catch (IOException | RuntimeException e) {
+                w.close();
+                throw e;
+            }
+        }
         long end = System.nanoTime() + o.waitSeconds() * 1_000_000_000L;
         return ToolSockets.connectAndStart(new InetSocketAddress(ToolSockets.address(o.server()), o.port()), end, s -> {
-            PerftestWire w = new PerftestWire(s, true, progress);
+            PerftestWire w = new TcpWire(s, true, progress);
             // a server that read our version answers with its own once it is ready, which a guest under emulation
             // may take longer than the exchange's 15 s over: wait as long as --wait allows (15 s at least); a
             // connection closed under us (qemu's forwarder before the guest listens) still fails at once. A retry

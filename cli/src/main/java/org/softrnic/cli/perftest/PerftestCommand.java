@@ -97,6 +97,10 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--wait", paramLabel = "S", defaultValue = "0", description = "client: keep trying to reach the server for S seconds")
     int waitSeconds;
 
+    @Option(names = {"-R", "--rdma_cm"}, description = "connect the QPs through the RDMA CM, and exchange through an"
+            + " rdma_cm connection to port -p instead of TCP (perftest's -R; soft provider)")
+    boolean rdmaCm;
+
     /** A value the user gave must be positive; not giving it means the tool's default. */
     public static void positive(String option, Integer value) {
         if (value != null && value < 1) throw new UserError(option + " must be positive, not " + value);
@@ -127,6 +131,10 @@ public final class PerftestCommand implements Callable<Integer> {
             throw new UserError("--verify is for read_bw and write_bw");
         }
         if (verify && (all || duration > 0 || qps > 1)) throw new UserError("--verify runs one size on one QP by count: no -a, -D or -q");
+        if (rdmaCm && verify) throw new UserError("--verify reads back through QPs it connects itself: not with -R");
+        if (rdmaCm && "ibverbs".equals(dev.providerName())) {
+            throw new UserError("-R needs the soft provider: rdma_cm on real devices (librdmacm through FFM) is not there yet");
+        }
         Mtu pathMtu = mtu == null ? null : UserError.mtu("-m", mtu);
         PerftestOptions.AtomicType atomic;
         try {
@@ -140,7 +148,7 @@ public final class PerftestCommand implements Callable<Integer> {
         // moderation is off for large messages, unless asked for or running every size
         int mod = cqMod != null ? cqMod : s > PerftestOptions.CQ_MOD_LIMIT && !all ? 1 : PerftestOptions.DEFAULT_CQ_MOD;
         PerftestOptions o = new PerftestOptions(t, server, port, s, n, gidIndex, depth, dev.deviceName(), waitSeconds, pathMtu, atomic,
-                Math.min(mod, depth), qps, all, duration, duration / 4, verify, timeout);
+                Math.min(mod, depth), qps, all, duration, duration / 4, verify, timeout, rdmaCm);
         return dev.run("perftest", (ctx, progress) -> new Perftest(o.withDevice(ctx.device().name()), spec.commandLine().getOut(), progress).run(ctx));
     }
 }

@@ -6,11 +6,11 @@ import org.softrnic.verbs.SendOpcode;
 /** One run's settings, after the defaults and dependencies perftest's parser applies (force_dependecies). */
 record PerftestOptions(PerftestTest test, String server, int port, int size, int iters, int gidIndex, int txDepth,
                        String device, int waitSeconds, Mtu mtu, AtomicType atomic, int cqMod, int qps, boolean all,
-                       int duration, int margin, boolean verify, int timeout) {
+                       int duration, int margin, boolean verify, int timeout, boolean rdmaCm) {
     /** The same options, naming the device that was opened (the provider may have chosen it). */
     PerftestOptions withDevice(String name) {
         return new PerftestOptions(test, server, port, size, iters, gidIndex, txDepth, name, waitSeconds, mtu, atomic, cqMod, qps, all,
-                duration, margin, verify, timeout);
+                duration, margin, verify, timeout, rdmaCm);
     }
 
     /** sysconf(_SC_PAGESIZE): the C side takes the larger of both, so softrnic sends the usual value. */

@@ -44,8 +44,14 @@ final class PerftestReport {
         out.printf(" GID index       : %d%n", o.gidIndex());
         if (t.verb.readsOut()) out.printf(" Outstand reads  : %d%n", outReads);
         else out.printf(" Max inline data : %d[B]%n", 0);
-        out.printf(" rdma_cm QPs\t : %s%n", "OFF");
-        out.printf(" Data ex. method : %s%n", "Ethernet");
+        out.printf(" rdma_cm QPs\t : %s%n", o.rdmaCm() ? "ON" : "OFF");
+        out.printf(" Data ex. method : %s%n", o.rdmaCm() ? "rdma_cm" : "Ethernet");
+        if (o.rdmaCm() && !client) {
+            // printed once the QPs are connected, as perftest prints it
+            out.println(RESULT_LINE);
+            out.println(" Waiting for client rdma_cm QP to connect");
+            out.println(" Please run the same command with the IB/RoCE interface IP");
+        }
         out.println(RESULT_LINE);
         out.flush();
     }

@@ -1,21 +1,20 @@
 package org.softrnic.cli.perftest;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.softrnic.cli.oob.ToolSockets;
 import org.softrnic.verbs.Gid;
 
 /**
- * perftest 4.5's TCP exchange: every step is symmetric, the client writes first and the server answers with
- * the same length; each message goes out in one write (the C side treats a short read as fatal). While a
- * read waits, {@code progress} moves the device (an inline device answers ARP and moves packets only then).
+ * perftest 4.5's exchange between the two sides: every step is symmetric, the client writes first and the
+ * server answers with the same length. Over TCP ({@link TcpWire}) keys travel as text; over an RC connection
+ * the RDMA CM made ({@link CmWire}, -R) as the binary struct pingpong_dest.
  */
-final class PerftestWire implements AutoCloseable {
+abstract class PerftestWire implements AutoCloseable {
     static final int KEY_BYTES = 108;
+    /** struct pingpong_dest as rdma_write_keys sends it: every field big-endian, 4 bytes of padding after rkey. */
+    static final int DEST_BYTES = 56;
     /** What perftest 4.5 calls itself; below 5.70 the C tools give up. */
     static final String VERSION = "6.06";
 
@@ -41,6 +40,26 @@ final class PerftestWire implements AutoCloseable {
             }
         }
 
+        /** rdma_write_keys: the struct's bytes, big-endian, with the GID index perftest keeps beside the GID. */
+        byte[] toDest(int gidIndex) {
+            return java.nio.ByteBuffer.allocate(DEST_BYTES).putInt(lid).putInt(outReads).putInt(qpn).putInt(psn).putInt(rkey).putInt(0)
+                    .putLong(vaddr).put(gid.raw()).putInt(srqn).putInt(gidIndex).array();
+        }
+
+        /** rdma_read_keys: the fields it converts (srqn is left as it was: 0). */
+        static Key fromDest(byte[] m) {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(m);
+            int lid = b.getInt(), outReads = b.getInt(), qpn = b.getInt(), psn = b.getInt(), rkey = b.getInt();
+            b.getInt();
+            long vaddr = b.getLong();
+            byte[] gid = new byte[16];
+            b.get(gid);
+            return new Key(lid, outReads, qpn, psn, rkey, vaddr, Gid.of(gid), 0);
+        }
+
+        /** All zeros: what create_rdma_cm_connection's barriers carry (my_dest before set_up_connection). */
+        static final Key ZERO = new Key(0, 0, 0, 0, 0, 0, Gid.of(new byte[16]), 0);
+
         private static Key parse(String text) {
             String[] f = text.split(":");
             if (f.length < 23) throw new IllegalArgumentException("not a perftest key message");
@@ -52,46 +71,25 @@ final class PerftestWire implements AutoCloseable {
         }
     }
 
-    private final Socket socket;
-    private final boolean client;
-    private final Runnable progress;
-    private final InputStream in;
-    private final OutputStream out;
+    /** One symmetric step, the peer's answer by {@code endNanos}. */
+    abstract byte[] exchange(byte[] mine, long endNanos) throws IOException;
 
-    PerftestWire(Socket socket, boolean client, Runnable progress) throws IOException {
-        this.socket = socket;
-        this.client = client;
-        this.progress = progress;
-        socket.setTcpNoDelay(true);
-        socket.setSoTimeout(1);
-        this.in = socket.getInputStream();
-        this.out = socket.getOutputStream();
-    }
-
-    /** One symmetric step: the client writes then reads, the server reads then writes. */
     byte[] exchange(byte[] mine) throws IOException {
         return exchange(mine, ToolSockets.deadline(ToolSockets.exchangeSeconds()));
     }
 
-    private byte[] exchange(byte[] mine, long endNanos) throws IOException {
-        byte[] theirs = new byte[mine.length];
-        if (client) {
-            out.write(mine);
-            ToolSockets.readFully(in, theirs, progress, endNanos);
-        } else {
-            ToolSockets.readFully(in, theirs, progress, endNanos);
-            out.write(mine);
-        }
-        return theirs;
-    }
+    /** A key message as this exchange carries it, and back. */
+    abstract byte[] encode(Key k);
+
+    abstract Key decode(byte[] msg) throws java.net.ProtocolException;
 
     Key exchangeKey(Key mine) throws IOException {
-        return Key.fromWire(exchange(mine.toWire()));
+        return decode(exchange(encode(mine)));
     }
 
     /** A barrier the peer reaches only after its run (a passive server waits through the client's test). */
     Key exchangeKeyAfterRun(Key mine, int timeoutSeconds) throws IOException {
-        return Key.fromWire(exchange(mine.toWire(), ToolSockets.deadline(timeoutSeconds)));
+        return decode(exchange(encode(mine), ToolSockets.deadline(timeoutSeconds)));
     }
 
     /** "6.06" and 12 NULs each way; an older peer is refused, as the tools refuse one. */
@@ -135,38 +133,12 @@ final class PerftestWire implements AutoCloseable {
         return ByteBuffer.wrap(exchange(ByteBuffer.allocate(8).putDouble(mine).array())).getDouble();
     }
 
-    /** "done\0", written by both and read by neither; the peer may have closed already. */
-    void done() {
-        try {
-            out.write("done\0".getBytes(StandardCharsets.US_ASCII));
-        } catch (IOException e) {
-            // the C side closes without reading
-        }
-    }
+    /** The end of the exchange: TCP writes "done"; over the RDMA CM nothing is sent. */
+    abstract void done();
 
-    /**
-     * Keeps the device answering until the peer closes the connection (or {@code seconds} pass): for a tool
-     * with no close handshake, whose peer may still wait for the ACK of its last request.
-     */
-    void lingerUntilClosed(int seconds) {
-        try {
-            socket.shutdownOutput(); // a softrnic peer lingering too sees EOF at once
-        } catch (IOException e) {
-            return;
-        }
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        byte[] one = new byte[1];
-        while (System.nanoTime() < end) {
-            try {
-                ToolSockets.readFully(in, one, progress, end);
-            } catch (IOException e) {
-                return; // EOF or reset: the peer is gone
-            }
-        }
-    }
+    /** Keeps the device answering until the peer has gone (or {@code seconds} pass), for a tool with no close handshake. */
+    abstract void lingerUntilClosed(int seconds);
 
     @Override
-    public void close() throws IOException {
-        socket.close();
-    }
+    public abstract void close() throws IOException;
 }

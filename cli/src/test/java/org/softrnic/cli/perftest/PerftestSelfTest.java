@@ -108,6 +108,23 @@ class PerftestSelfTest {
         assertTrue(0 < min && min <= typical && typical <= max, String.join(" ", r));
     }
 
+    @ParameterizedTest(name = "-R {0} {1}")
+    @CsvSource(delimiter = '|', value = {"write_bw|-n 300", "read_bw|-n 200", "send_bw|-n 200", "atomic_bw|-n 300",
+            "write_bw|-n 100 -q 3 -s 4096", "send_bw|-n 100 -q 2 -s 64", "write_lat|-n 200", "read_lat|-n 200", "send_lat|-n 200"})
+    void everyToolRunsOverTheRdmaCm(String test, String options) throws Exception {
+        List<Side> sides = run(test, (options + " -R").split(" "));
+        for (Side s : sides) {
+            assertEquals(0, s.rc(), s.out() + s.err());
+            assertTrue(s.out().contains(" rdma_cm QPs\t : ON") && s.out().contains(" Data ex. method : rdma_cm"), s.out());
+        }
+        String client = sides.get(1).out();
+        assertEquals(1, rows(test.endsWith("_bw") ? BW_ROW : LAT_ROW, client).size(), client);
+        String[] row = rows(test.endsWith("_bw") ? BW_ROW : LAT_ROW, client).getFirst();
+        int qps = options.contains("-q") ? Integer.parseInt(options.replaceAll(".*-q (\\d+).*", "$1")) : 1;
+        assertEquals("" + Integer.parseInt(options.replaceAll(".*-n (\\d+).*", "$1")) * qps, row[1], client);
+        assertTrue(sides.get(0).out().contains(" Waiting for client rdma_cm QP to connect"), sides.get(0).out());
+    }
+
     @Test
     void everySizeRunsUnderA() throws Exception {
         List<Side> sides = run("send_lat", "-a", "-n", "20");

@@ -196,9 +196,16 @@ public final class RxeRun implements AutoCloseable {
 
     /** Runs the softrnic CLI inside the namespace, with the counters printed to its stderr at the end. */
     public Process softrnic(String label, String... args) throws IOException {
+        List<String> all = new ArrayList<>(List.of("-Dsoftrnic.counters=true", "org.softrnic.cli.Main"));
+        all.addAll(List.of(args));
+        return java(label, all);
+    }
+
+    /** Runs java with the tests' class path inside the namespace, from the repository's root, with {@code args}. */
+    public Process java(String label, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dsoftrnic.counters=true", "-cp", System.getProperty("java.class.path"), "org.softrnic.cli.Main"));
-        cmd.addAll(List.of(args));
+                "-cp", System.getProperty("java.class.path")));
+        cmd.addAll(args);
         return start(label, inRun(cmd));
     }
 

@@ -1,13 +1,11 @@
 package org.softrnic.cli.ucmatose;
 
 import java.io.PrintWriter;
-import java.lang.foreign.Arena;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.softrnic.cli.RunFailure;
+import org.softrnic.cli.cmatest.CmatestRun;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.MemoryRegion;
@@ -24,9 +22,7 @@ import org.softrnic.verbs.cm.CmEvent;
 import org.softrnic.verbs.cm.CmEventType;
 import org.softrnic.verbs.cm.CmId;
 import org.softrnic.verbs.cm.ConnParam;
-import org.softrnic.verbs.cm.EventChannel;
 import org.softrnic.verbs.cm.PortSpace;
-import org.softrnic.verbs.cm.RdmaCm;
 
 /**
  * What librdmacm's cmatose (installed as ucmatose) does: -c connections through the RDMA CM; the server,
@@ -34,7 +30,7 @@ import org.softrnic.verbs.cm.RdmaCm;
  * them, replies in kind, and answers the server's disconnect. Its progress lines and "return status" are
  * cmatose's.
  */
-final class Ucmatose {
+final class Ucmatose extends CmatestRun<Ucmatose.Node> {
     record Options(InetAddress server, InetAddress bind, int connections, int count, int size, int port, int tos,
                    int ackTimeout, int waitSeconds) {
         boolean client() {
@@ -44,21 +40,21 @@ final class Ucmatose {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
     private final Options o;
-    private final PrintWriter out;
-    private final Arena arena = Arena.ofShared();
-    private EventChannel channel;
-    private final List<Node> nodes = new ArrayList<>();
-    private int connectsLeft;
     private int disconnectsLeft;
 
     /** One connection's objects (struct cmatest_node). */
-    private final class Node {
+    final class Node implements CmatestRun.Node {
         CmId id;
         ProtectionDomain pd;
         CompletionQueue sendCq;
         CompletionQueue recvCq;
         MemoryRegion mr;
         boolean connected;
+
+        @Override
+        public CmId id() {
+            return id;
+        }
 
         /** init_node: a PD, a send and a receive CQ of -C entries, an RC QP signalling every send, one message buffer. */
         void init() {
@@ -88,7 +84,8 @@ final class Ucmatose {
             }
         }
 
-        void close() {
+        @Override
+        public void close() {
             if (id == null) return;
             if (id.qp() != null) id.qp().close();
             if (sendCq != null) sendCq.close();
@@ -100,33 +97,21 @@ final class Ucmatose {
     }
 
     Ucmatose(Options o, PrintWriter out) {
+        super(out, o.connections());
         this.o = o;
-        this.out = out;
     }
 
     int run() throws InterruptedException {
-        int status;
-        try (EventChannel ch = RdmaCm.createEventChannel()) {
-            channel = ch;
-            connectsLeft = o.connections();
-            try {
-                status = o.client() ? client() : server();
-                say("test complete");
-            } finally {
-                for (Node n : nodes) n.close();
-            }
-        } finally {
-            arena.close();
-        }
-        say("return status " + status);
-        return status == 0 ? 0 : 1;
+        if (o.client()) say("cmatose: starting client");
+        return run(o.client(), o.waitSeconds());
     }
 
-    private int server() throws InterruptedException {
+    @Override
+    protected int server() throws InterruptedException {
         say("cmatose: starting server");
         CmId listen = channel.createId(PortSpace.TCP);
         try {
-            InetAddress at = o.bind() != null ? o.bind() : InetAddress.ofLiteral("0.0.0.0");
+            InetAddress at = o.bind();
             listen.bind(new InetSocketAddress(at, o.port()));
             listen.listen(0);
             int ret = connectEvents(o.waitSeconds() > 0 ? Duration.ofSeconds(o.waitSeconds()) : Duration.ofDays(365));
@@ -154,32 +139,19 @@ final class Ucmatose {
         }
     }
 
-    /** --wait S (softrnic's): connections refused while the server starts are all made again, for S seconds. */
-    private int client() throws InterruptedException {
-        say("cmatose: starting client");
-        long end = System.nanoTime() + o.waitSeconds() * 1_000_000_000L;
-        while (true) {
-            refused = false;
-            int ret = connectAndTransfer();
-            if (!refused || System.nanoTime() - end >= 0) return ret;
-            for (Node n : nodes) n.close();
-            nodes.clear();
-            connectsLeft = o.connections();
-            disconnectsLeft = 0;
-            Thread.sleep(1000);
-        }
+    @Override
+    protected void reset() {
+        disconnectsLeft = 0;
     }
 
-    /** The last attempt was refused (REJ) or unanswered: one --wait may make again. */
-    private boolean refused;
-
-    private int connectAndTransfer() throws InterruptedException {
+    @Override
+    protected int connectAndTransfer() throws InterruptedException {
         say("cmatose: connecting");
         for (int i = 0; i < o.connections(); i++) {
             Node n = new Node();
             n.id = channel.createId(PortSpace.TCP);
             nodes.add(n);
-            n.id.resolveAddr(o.bind() == null ? null : new InetSocketAddress(o.bind(), 0), new InetSocketAddress(o.server(), o.port()),
+            n.id.resolveAddr(new InetSocketAddress(o.bind(), 0), new InetSocketAddress(o.server(), o.port()),
                     Duration.ofMillis(2000));
         }
         int ret = connectEvents(WAIT);
@@ -194,17 +166,6 @@ final class Ucmatose {
         return ret != 0 ? ret : ret2;
     }
 
-    /** cma_handler until every connection is up or failed. */
-    private int connectEvents(Duration max) throws InterruptedException {
-        int ret = 0;
-        while (connectsLeft > 0 && ret == 0) {
-            CmEvent e = channel.getEvent(max);
-            if (e == null) throw new RunFailure("the RDMA CM brought no event within " + max.toSeconds() + " s");
-            ret = handle(e);
-        }
-        return ret;
-    }
-
     private int disconnectEvents() throws InterruptedException {
         int ret = 0;
         while (disconnectsLeft > 0 && ret == 0) {
@@ -215,12 +176,8 @@ final class Ucmatose {
         return ret;
     }
 
-    private Node node(CmId id) {
-        for (Node n : nodes) if (n.id == id) return n;
-        return null;
-    }
-
-    private int handle(CmEvent e) {
+    @Override
+    protected int handle(CmEvent e) {
         Node n = node(e.id());
         if (n == null && e.type() != CmEventType.CONNECT_REQUEST) return 0; // an id of an attempt given up
         switch (e.type()) {
@@ -256,10 +213,7 @@ final class Ucmatose {
                 disconnectsLeft++;
             }
             case ADDR_ERROR, ROUTE_ERROR, CONNECT_ERROR, UNREACHABLE, REJECTED -> {
-                say("cmatose: event: " + e.type() + ", error: " + e.status());
-                refused |= e.type() == CmEventType.REJECTED || e.type() == CmEventType.UNREACHABLE;
-                connectsLeft--;
-                return e.status();
+                return failed("cmatose", e);
             }
             case DISCONNECTED -> {
                 n.id.disconnect(); // the DREP, or our own DREQ's end
@@ -290,10 +244,5 @@ final class Ucmatose {
                 if (got == 0) Thread.onSpinWait(); // an empty poll moves a device this thread drives
             }
         }
-    }
-
-    private void say(String line) {
-        out.println(line);
-        out.flush();
     }
 }

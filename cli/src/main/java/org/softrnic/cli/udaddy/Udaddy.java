@@ -1,14 +1,12 @@
 package org.softrnic.cli.udaddy;
 
 import java.io.PrintWriter;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.softrnic.cli.RunFailure;
+import org.softrnic.cli.cmatest.CmatestRun;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.AddressHandle;
 import org.softrnic.verbs.CompletionQueue;
@@ -25,9 +23,7 @@ import org.softrnic.verbs.WcStatus;
 import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.verbs.cm.CmEvent;
 import org.softrnic.verbs.cm.CmId;
-import org.softrnic.verbs.cm.EventChannel;
 import org.softrnic.verbs.cm.PortSpace;
-import org.softrnic.verbs.cm.RdmaCm;
 
 /**
  * What librdmacm's udaddy does: -c UD "connections" through the RDMA CM's SIDR on RDMA_PS_UDP port 7174. The
@@ -35,7 +31,7 @@ import org.softrnic.verbs.cm.RdmaCm;
  * own QPN as immediate data; the server receives them, makes an address handle from the first one's GRH and
  * answers in kind. Its progress lines and "return status" are udaddy's.
  */
-final class Udaddy {
+final class Udaddy extends CmatestRun<Udaddy.Node> {
     record Options(InetAddress server, InetAddress bind, int connections, int count, int size, int tos, int waitSeconds) {
         boolean client() {
             return server != null;
@@ -49,14 +45,9 @@ final class Udaddy {
     private static final int ENOMEM = -12, EINVAL = -22;
     private static final Duration WAIT = Duration.ofSeconds(120);
     private final Options o;
-    private final PrintWriter out;
-    private final Arena arena = Arena.ofShared();
-    private EventChannel channel;
-    private final List<Node> nodes = new ArrayList<>();
-    private int connectsLeft;
 
     /** One "connection": struct cmatest_node. */
-    private final class Node {
+    final class Node implements CmatestRun.Node {
         CmId id;
         ProtectionDomain pd;
         CompletionQueue cq;
@@ -66,6 +57,11 @@ final class Udaddy {
         int remoteQpn;
         int remoteQkey;
         boolean connected;
+
+        @Override
+        public CmId id() {
+            return id;
+        }
 
         /** verify_test_params: a message must fit the port's active MTU. */
         int verify() {
@@ -114,7 +110,8 @@ final class Udaddy {
             remoteQkey = id.qp().query().qkey;
         }
 
-        void close() {
+        @Override
+        public void close() {
             if (id == null) return;
             if (ah != null) ah.close();
             if (id.qp() != null) id.qp().close();
@@ -126,33 +123,21 @@ final class Udaddy {
     }
 
     Udaddy(Options o, PrintWriter out) {
+        super(out, o.connections());
         this.o = o;
-        this.out = out;
     }
 
     int run() throws InterruptedException {
-        int status;
-        try (EventChannel ch = RdmaCm.createEventChannel()) {
-            channel = ch;
-            connectsLeft = o.connections();
-            try {
-                status = o.client() ? client() : server();
-                say("test complete");
-            } finally {
-                for (Node n : nodes) n.close();
-            }
-        } finally {
-            arena.close();
-        }
-        say("return status " + status);
-        return status == 0 ? 0 : 1;
+        if (o.client()) say("udaddy: starting client");
+        return run(o.client(), o.waitSeconds());
     }
 
-    private int server() throws InterruptedException {
+    @Override
+    protected int server() throws InterruptedException {
         say("udaddy: starting server");
         CmId listen = channel.createId(PortSpace.UDP);
         try {
-            InetAddress at = o.bind() != null ? o.bind() : InetAddress.ofLiteral("0.0.0.0");
+            InetAddress at = o.bind();
             listen.bind(new InetSocketAddress(at, PORT));
             listen.listen(0);
             connectEvents(o.waitSeconds() > 0 ? Duration.ofSeconds(o.waitSeconds()) : Duration.ofDays(365));
@@ -170,30 +155,14 @@ final class Udaddy {
         }
     }
 
-    /** --wait S (softrnic's): a request no one answered (a server still starting) is made again, for S seconds. */
-    private int client() throws InterruptedException {
-        say("udaddy: starting client");
-        long end = System.nanoTime() + o.waitSeconds() * 1_000_000_000L;
-        while (true) {
-            refused = false;
-            int ret = connectAndTransfer();
-            if (!refused || System.nanoTime() - end >= 0) return ret;
-            for (Node n : nodes) n.close();
-            nodes.clear();
-            connectsLeft = o.connections();
-            Thread.sleep(1000);
-        }
-    }
-
-    private boolean refused;
-
-    private int connectAndTransfer() throws InterruptedException {
+    @Override
+    protected int connectAndTransfer() throws InterruptedException {
         say("udaddy: connecting");
         for (int i = 0; i < o.connections(); i++) {
             Node n = new Node();
             n.id = channel.createId(PortSpace.UDP);
             nodes.add(n);
-            n.id.resolveAddr(o.bind() == null ? null : new InetSocketAddress(o.bind(), 0), new InetSocketAddress(o.server(), PORT),
+            n.id.resolveAddr(new InetSocketAddress(o.bind(), 0), new InetSocketAddress(o.server(), PORT),
                     Duration.ofMillis(2000));
         }
         int ret = connectEvents(WAIT);
@@ -208,23 +177,8 @@ final class Udaddy {
         return 0;
     }
 
-    /** connect_events: cma_handler until every node is up or failed, or a handler fails. */
-    private int connectEvents(Duration max) throws InterruptedException {
-        int ret = 0;
-        while (connectsLeft > 0 && ret == 0) {
-            CmEvent e = channel.getEvent(max);
-            if (e == null) throw new RunFailure("the RDMA CM brought no event within " + max.toSeconds() + " s");
-            ret = handle(e);
-        }
-        return ret;
-    }
-
-    private Node node(CmId id) {
-        for (Node n : nodes) if (n.id == id) return n;
-        return null;
-    }
-
-    private int handle(CmEvent e) {
+    @Override
+    protected int handle(CmEvent e) {
         Node n = node(e.id());
         switch (e.type()) {
             case ADDR_RESOLVED -> {
@@ -253,10 +207,7 @@ final class Udaddy {
                 connectsLeft--;
             }
             case ADDR_ERROR, ROUTE_ERROR, CONNECT_ERROR, UNREACHABLE, REJECTED -> {
-                say("udaddy: event: " + e.type() + ", error: " + e.status());
-                refused |= e.type() == org.softrnic.verbs.cm.CmEventType.UNREACHABLE;
-                connectsLeft--;
-                return e.status();
+                return failed("udaddy", e);
             }
             default -> { }
         }
@@ -310,10 +261,5 @@ final class Udaddy {
                 if (got == 0) Thread.onSpinWait(); // an empty poll moves a device this thread drives
             }
         }
-    }
-
-    private void say(String line) {
-        out.println(line);
-        out.flush();
     }
 }

@@ -51,9 +51,13 @@ class UdaddyTest {
         Thread.sleep(1500);
         StringWriter cOut = new StringWriter();
         StringWriter cErr = new StringWriter();
-        int rc = Main.execute(new PrintWriter(cOut), new PrintWriter(cErr), "udaddy", "--link", "udp:127.0.0.2:" + udp, "-s", "127.0.0.1");
+        // two requests an attempt, asked again for 3 s: the second answer of an attempt comes after it ended
+        int rc = Main.execute(new PrintWriter(cOut), new PrintWriter(cErr), "udaddy", "--link", "udp:127.0.0.2:" + udp, "-s", "127.0.0.1",
+                "-c", "2", "--wait", "3");
         assertEquals(1, rc, cOut + "\n" + cErr);
         assertTrue(cOut.toString().contains("udaddy: event: RDMA_CM_EVENT_UNREACHABLE, error: 1"), cOut.toString());
+        assertTrue(cOut.toString().split("udaddy: connecting", -1).length > 2, "asked again:\n" + cOut);
+        assertEquals("", cErr.toString(), "an answer for an attempt given up is no failure");
         assertTrue(cOut.toString().endsWith("return status 1" + System.lineSeparator()), cOut.toString());
         other.get(30, TimeUnit.SECONDS);
     }

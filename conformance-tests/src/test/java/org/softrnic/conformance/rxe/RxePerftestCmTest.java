@@ -42,7 +42,7 @@ class RxePerftestCmTest {
             Process soft = ns.softrnic("softrnic", args.toArray(String[]::new));
             Thread.sleep(1500);
             String tool = "timeout 200 ib_" + test + " -d rxe0 -R -n " + iters + (softrnicServes ? " " + RxeRun.HOST_IP : "");
-            Process guest = ns.guest(tool + "; echo \"[tool rc=$?]\"", pcap, softrnicServes);
+            Process guest = ns.guest(tool + "; echo \"[tool rc=$?]\"", pcap, false); // no TCP to forward: -R has none
             guest.waitFor(240, TimeUnit.SECONDS);
             soft.waitFor(60, TimeUnit.SECONDS);
             String g = ns.output("guest");

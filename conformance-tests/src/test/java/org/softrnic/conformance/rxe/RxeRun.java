@@ -217,6 +217,30 @@ public final class RxeRun implements AutoCloseable {
     }
 
     /**
+     * A librdmacm example tool ({@code tool}: ucmatose, udaddy) in the guest against softrnic's clone of it, with
+     * the same {@code shape} (-c, -C, -S): softrnic serves, or connects to the guest again while it boots. Both
+     * must end 0; returns the guest's output and softrnic's.
+     */
+    public String[] cmToolPair(String tool, String shape, boolean softrnicServes, Path pcap) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of(tool, "--link", softrnicLink()));
+        args.addAll(List.of(shape.split(" ")));
+        if (softrnicServes) args.addAll(List.of("--timeout", "200"));
+        else args.addAll(List.of("-s", GUEST_IP, "--wait", "150"));
+        Process soft = softrnic("softrnic", args.toArray(String[]::new));
+        Thread.sleep(1500);
+        String command = (softrnicServes ? tool + " -s " + HOST_IP + " " : tool + " ") + shape;
+        Process guest = guest(command + "; echo \"[tool rc=$?]\"", pcap, false);
+        guest.waitFor(240, java.util.concurrent.TimeUnit.SECONDS);
+        soft.waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
+        String g = output("guest");
+        String mine = output("softrnic");
+        org.junit.jupiter.api.Assertions.assertTrue(g.contains("[tool rc=0]"),
+                tool + " in the guest failed:\n" + g + errors("guest") + "\nsoftrnic:\n" + mine + errors("softrnic"));
+        org.junit.jupiter.api.Assertions.assertEquals(0, soft.exitValue(), mine + errors("softrnic") + g);
+        return new String[] {g, mine};
+    }
+
+    /**
      * One run of a tool pair: softrnic (the CLI with {@code softrnicArgs}) as server, listening before the guest
      * boots, or as client, retrying the TCP connection while the guest boots; the guest runs {@code tool}, with
      * softrnic's address after it when softrnic serves, then {@code tail}. Waits for both; returns softrnic's

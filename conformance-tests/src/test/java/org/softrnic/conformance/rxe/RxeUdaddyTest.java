@@ -1,12 +1,8 @@
 package org.softrnic.conformance.rxe;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -31,24 +27,10 @@ class RxeUdaddyTest {
     @CsvSource({"full, udp, client", "ci, udp, server", "full, frames, client", "full, frames, server"})
     void sidrFindsTheQpAndDatagramsGoBothWays(String tier, String path, String softrnicRole) throws Exception {
         Interop.tier(tier);
-        boolean softrnicServes = softrnicRole.equals("server");
         try (RxeRun ns = RxeRun.on(path, "udaddy-" + path + "-" + softrnicRole)) {
             Path pcap = ns.dir.resolve("link.pcap");
-            List<String> args = new ArrayList<>(List.of("udaddy", "--link", ns.softrnicLink()));
-            args.addAll(List.of(SHAPE.split(" ")));
-            if (softrnicServes) args.addAll(List.of("--timeout", "200"));
-            else args.addAll(List.of("-s", RxeRun.GUEST_IP, "--wait", "150"));
-            Process soft = ns.softrnic("softrnic", args.toArray(String[]::new));
-            Thread.sleep(1500);
-            String tool = softrnicServes ? "udaddy -s " + RxeRun.HOST_IP + " " + SHAPE : "udaddy " + SHAPE;
-            Process guest = ns.guest(tool + "; echo \"[tool rc=$?]\"", pcap, false);
-            guest.waitFor(240, TimeUnit.SECONDS);
-            soft.waitFor(60, TimeUnit.SECONDS);
-            String g = ns.output("guest");
-            String mine = ns.output("softrnic");
-            assertTrue(g.contains("[tool rc=0]"), "udaddy in the guest failed:\n" + g + ns.errors("guest") + "\nsoftrnic:\n" + mine + ns.errors("softrnic"));
-            assertEquals(0, soft.exitValue(), mine + ns.errors("softrnic") + g);
-            for (String out : List.of(g, mine)) {
+            String[] outs = ns.cmToolPair("udaddy", SHAPE, softrnicRole.equals("server"), pcap);
+            for (String out : outs) {
                 assertTrue(out.contains("data transfers complete") && out.contains("return status 0"), out);
             }
             Interop.assertEveryIcrcValid(pcap, 2L * 2 * 10);

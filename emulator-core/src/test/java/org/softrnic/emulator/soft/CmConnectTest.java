@@ -131,47 +131,15 @@ class CmConnectTest {
     }
 
     private static CmEvent next(EventChannel ch) throws InterruptedException {
-        CmEvent e = ch.getEvent(WAIT);
-        assertNotNull(e, "an event came");
-        return e;
+        return CmSide.next(ch);
     }
 
-    /** An id's verbs objects: PD, CQ, a 4 KiB region and the RC QP made on the id. */
-    private static final class Side implements AutoCloseable {
-        final CmId id;
-        final ProtectionDomain pd;
-        final CompletionQueue cq;
-        final MemorySegment mem;
-        final MemoryRegion mr;
-
+    /** An id's verbs objects: PD, CQ, a 4 KiB region and the RC QP made on the id, left in INIT by rdma_create_qp. */
+    private static final class Side extends CmSide {
         Side(CmId id, Arena arena) {
-            this.id = id;
-            pd = id.verbs().allocPd();
-            cq = id.verbs().createCq(32);
-            mem = arena.allocate(4096, 64);
-            mr = pd.regMr(mem, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
-            QueuePair qp = id.createQp(pd, new QpInitAttr(QpType.RC, cq, cq, null, new QpCaps(16, 2, 1, 1, 0), false));
-            assertEquals(QpState.INIT, qp.query().qpState, "rdma_create_qp leaves the QP in INIT");
-        }
-
-        WorkCompletion poll() throws InterruptedException {
-            WorkCompletion[] wc = {new WorkCompletion()};
-            long end = System.nanoTime() + WAIT.toNanos();
-            while (System.nanoTime() < end) {
-                if (cq.poll(wc) == 1) return wc[0];
-                ((SoftRnic) id.verbs().device()).progress();
-            }
-            throw new AssertionError("no completion");
-        }
-
-        @Override
-        public void close() {
-            // librdmacm's order: the QP, the verbs objects, then the id (and its device context)
-            id.qp().close();
-            mr.close();
-            cq.close();
-            pd.close();
-            id.close();
+            super(id, arena, 4096, Access.REMOTE_WRITE | Access.REMOTE_READ,
+                    cq -> new QpInitAttr(QpType.RC, cq, cq, null, new QpCaps(16, 2, 1, 1, 0), false));
+            assertEquals(QpState.INIT, id.qp().query().qpState, "rdma_create_qp leaves the QP in INIT");
         }
     }
 }

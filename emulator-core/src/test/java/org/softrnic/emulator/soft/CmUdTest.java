@@ -43,7 +43,7 @@ import org.softrnic.verbs.cm.RdmaCm;
  * made from the datagram's GRH.
  */
 class CmUdTest {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = CmSide.WAIT;
     private static final int SIZE = 100;
     private static final int GRH = 40;
 
@@ -54,15 +54,8 @@ class CmUdTest {
              SoftRnic client = fabric.add(SoftRnicConfig.builder().name("udC").gid("10.3.0.2").build());
              EventChannel ch = RdmaCm.createEventChannel();
              Arena arena = Arena.ofShared()) {
-            CmId listener = ch.createId(PortSpace.UDP);
-            listener.bind(new InetSocketAddress("10.3.0.1", 7174));
-            listener.listen(0);
-
-            CmId c = ch.createId(PortSpace.UDP);
-            c.resolveAddr(null, new InetSocketAddress("10.3.0.1", 7174), WAIT);
-            assertEquals(CmEventType.ADDR_RESOLVED, next(ch).type());
-            c.resolveRoute(WAIT);
-            assertEquals(CmEventType.ROUTE_RESOLVED, next(ch).type());
+            CmId listener = listen(ch, "10.3.0.1");
+            CmId c = routed(ch, "10.3.0.1");
             Side cs = new Side(c, arena);
             assertEquals(QpState.RTS, c.qp().query().qpState, "rdma_create_qp takes a UD QP to RTS");
             assertEquals(0x01234567, c.qp().query().qkey, "with RDMA_UDP_QKEY");
@@ -128,11 +121,7 @@ class CmUdTest {
              SoftRnic client = fabric.add(SoftRnicConfig.builder().name("udC2").gid("10.3.1.2").build());
              EventChannel ch = RdmaCm.createEventChannel();
              Arena arena = Arena.ofShared()) {
-            CmId c = ch.createId(PortSpace.UDP);
-            c.resolveAddr(null, new InetSocketAddress("10.3.1.1", 7174), WAIT);
-            next(ch);
-            c.resolveRoute(WAIT);
-            next(ch);
+            CmId c = routed(ch, "10.3.1.1");
             Side cs = new Side(c, arena);
             c.connect(null);
             CmEvent e = next(ch);
@@ -149,14 +138,8 @@ class CmUdTest {
              SoftRnic client = fabric.add(SoftRnicConfig.builder().name("udC3").gid("10.3.2.2").build());
              EventChannel ch = RdmaCm.createEventChannel();
              Arena arena = Arena.ofShared()) {
-            CmId listener = ch.createId(PortSpace.UDP);
-            listener.bind(new InetSocketAddress("10.3.2.1", 7174));
-            listener.listen(0);
-            CmId c = ch.createId(PortSpace.UDP);
-            c.resolveAddr(null, new InetSocketAddress("10.3.2.1", 7174), WAIT);
-            next(ch);
-            c.resolveRoute(WAIT);
-            next(ch);
+            CmId listener = listen(ch, "10.3.2.1");
+            CmId c = routed(ch, "10.3.2.1");
             Side cs = new Side(c, arena);
             c.connect(null);
             CmEvent req = next(ch);
@@ -172,27 +155,32 @@ class CmUdTest {
     }
 
     private static CmEvent next(EventChannel ch) throws InterruptedException {
-        CmEvent e = ch.getEvent(WAIT);
-        assertNotNull(e, "an event came");
-        return e;
+        return CmSide.next(ch);
     }
 
-    /** An id's verbs objects as udaddy makes them: PD, one CQ, a buffer with room for the GRH, the UD QP on the id. */
-    private static final class Side implements AutoCloseable {
-        final CmId id;
-        final ProtectionDomain pd;
-        final CompletionQueue cq;
-        final MemorySegment mem;
-        final MemoryRegion mr;
+    /** A UDP port space listener on {@code ip}, port 7174. */
+    private static CmId listen(EventChannel ch, String ip) {
+        CmId listener = ch.createId(PortSpace.UDP);
+        listener.bind(new InetSocketAddress(ip, 7174));
+        listener.listen(0);
+        return listener;
+    }
 
+    /** A UDP port space id with its address and route to {@code ip}:7174 resolved. */
+    private static CmId routed(EventChannel ch, String ip) throws InterruptedException {
+        CmId c = ch.createId(PortSpace.UDP);
+        c.resolveAddr(null, new InetSocketAddress(ip, 7174), WAIT);
+        assertEquals(CmEventType.ADDR_RESOLVED, next(ch).type());
+        c.resolveRoute(WAIT);
+        assertEquals(CmEventType.ROUTE_RESOLVED, next(ch).type());
+        return c;
+    }
+
+    /** An id's verbs objects as udaddy makes them: a buffer with room for the GRH, the UD QP on the id. */
+    private static final class Side extends CmSide {
         Side(CmId id, Arena arena) {
-            this.id = id;
-            pd = id.verbs().allocPd();
-            cq = id.verbs().createCq(32);
-            mem = arena.allocate(SIZE + GRH, 64);
-            mr = pd.regMr(mem, Access.LOCAL_WRITE);
-            QueuePair qp = id.createQp(pd, new QpInitAttr(QpType.UD, cq, cq, null, new QpCaps(10, 10, 1, 1, 0), false)); // sq_sig_all 0, as udaddy
-            assertEquals(QpType.UD, qp.type());
+            super(id, arena, SIZE + GRH, 0, cq -> new QpInitAttr(QpType.UD, cq, cq, null, new QpCaps(10, 10, 1, 1, 0), false));
+            assertEquals(QpType.UD, id.qp().type());
         }
 
         void postRecvs(int n) {
@@ -210,25 +198,6 @@ class CmUdTest {
             w.remoteQpn = qpn;
             w.remoteQkey = qkey;
             id.qp().postSend(w);
-        }
-
-        WorkCompletion poll() {
-            WorkCompletion[] wc = {new WorkCompletion()};
-            long end = System.nanoTime() + WAIT.toNanos();
-            while (System.nanoTime() < end) {
-                if (cq.poll(wc) == 1) return wc[0];
-                ((SoftRnic) id.verbs().device()).progress();
-            }
-            throw new AssertionError("no completion");
-        }
-
-        @Override
-        public void close() {
-            id.qp().close();
-            mr.close();
-            cq.close();
-            pd.close();
-            id.close();
         }
     }
 }

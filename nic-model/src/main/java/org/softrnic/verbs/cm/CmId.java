@@ -22,7 +22,7 @@ public interface CmId extends AutoCloseable {
     /** rdma_resolve_route: ends in ROUTE_RESOLVED or ROUTE_ERROR. */
     void resolveRoute(Duration timeout);
 
-    /** rdma_listen: CONNECT_REQUEST events come for REQs to the bound port. */
+    /** rdma_listen: CONNECT_REQUEST events come for REQs to the bound port; on RoCE, as in the kernel, {@code backlog} bounds nothing. */
     void listen(int backlog);
 
     /** rdma_create_qp: an RC (or UD, on a UDP port space) QP on this id's device, moved to INIT for the connection. */

@@ -9,6 +9,7 @@ import org.softrnic.wire.mad.CmMessage;
 import org.softrnic.wire.mad.CmaHeader;
 import org.softrnic.wire.mad.Mad;
 import org.softrnic.wire.mad.MadField;
+import org.softrnic.wire.mad.SidrStatus;
 
 /**
  * The management datagram in a QP1 packet's payload as layers: {@code mad} (the common header), {@code cm} (the
@@ -56,7 +57,14 @@ final class MadLayers {
         if (msg == null) return layers;
         List<Field> cm = new ArrayList<>();
         cm.add(new Field("msg", msg.name(), msg.name(), "the CM message, by its attribute ID 0x" + Integer.toHexString(msg.attrId)));
-        for (MadField f : msg.fields) cm.add(f.bytes() ? bytes(f.name(), f.read(m)) : number(f, m));
+        for (MadField f : msg.fields) {
+            Field x = f.bytes() ? bytes(f.name(), f.read(m)) : number(f, m);
+            if (msg == CmMessage.SIDR_REP && f.name().equals("status")) {
+                x = new Field("status", x.value(), SidrStatus.describe((int) f.get(m)), "the answer: 0 the QP and Q_Key are here,"
+                        + " 1 no listener, 2 refused (softrnic explain SIDR_STATUS lists them)");
+            }
+            cm.add(x);
+        }
         byte[] pd = new byte[msg.privateDataSize()];
         MemorySegment.copy(m, java.lang.foreign.ValueLayout.JAVA_BYTE, msg.privateDataOffset, pd, 0, pd.length);
         cm.add(bytes("private_data", pd));

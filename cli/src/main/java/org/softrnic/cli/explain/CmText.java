@@ -10,6 +10,7 @@ import org.softrnic.wire.mad.CmaHeader;
 import org.softrnic.wire.mad.Mad;
 import org.softrnic.wire.mad.MadField;
 import org.softrnic.wire.mad.RejReason;
+import org.softrnic.wire.mad.SidrStatus;
 
 /**
  * The CM's messages (REQ ... SIDR_REP), a REJ's reasons, and the MAD and QP1 they travel in. The fields come
@@ -34,7 +35,7 @@ final class CmText {
     static List<String> names() {
         List<String> n = new ArrayList<>();
         for (CmMessage m : CmMessage.values()) n.add(m.name());
-        n.addAll(List.of("MAD", "QP1", "GSI", "REJ_REASONS"));
+        n.addAll(List.of("MAD", "QP1", "GSI", "REJ_REASONS", "SIDR_STATUS"));
         return n;
     }
 
@@ -43,6 +44,7 @@ final class CmText {
         if (u.equals("MAD") || u.equals("CM")) return mad();
         if (u.equals("QP1") || u.equals("GSI")) return qp1();
         if (u.equals("REJ_REASONS") || u.equals("REJ_REASON")) return reasons();
+        if (u.equals("SIDR_STATUS") || u.equals("SIDR_STATUSES")) return sidrStatuses();
         if (u.startsWith("REJ ") || u.startsWith("REJ_")) {
             try {
                 int v = Integer.decode(u.substring(4).trim());
@@ -77,6 +79,7 @@ final class CmText {
                     + (msg.privateDataSize() - CmaHeader.SIZE) + " bytes for the application");
         }
         if (msg == CmMessage.REJ) l.add("  reasons: softrnic explain REJ_REASONS lists them; softrnic explain 'REJ 8' says one");
+        if (msg == CmMessage.SIDR_REP) l.add("  status: softrnic explain SIDR_STATUS lists them; rdma_cm makes any but 0 RDMA_CM_EVENT_UNREACHABLE");
         return l;
     }
 
@@ -93,6 +96,15 @@ final class CmText {
             case 28 -> "the consumer refused it: rdma_reject, or an id destroyed before the connection was up";
             default -> "the kernel's CM does not send it over RoCE; another CM may";
         };
+    }
+
+    private static List<String> sidrStatuses() {
+        List<String> l = new ArrayList<>();
+        l.add("SIDR_REP statuses (IBTA table 116; the kernel's enum ib_cm_sidr_status):");
+        for (SidrStatus st : SidrStatus.values()) l.add(String.format("  %d  IB_SIDR_%-20s %s", st.value, st.name(), st.words));
+        l.add("  the kernel's CM sends 0, 1 (no listener) and 2 (rdma_reject, or a destroyed request); rdma_cm reports any but 0"
+                + " as RDMA_CM_EVENT_UNREACHABLE with the status");
+        return l;
     }
 
     private static List<String> reasons() {

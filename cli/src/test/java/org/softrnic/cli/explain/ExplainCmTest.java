@@ -42,4 +42,15 @@ class ExplainCmTest {
         assertTrue(ExplainSpecTest.explain("QP1").get(2).contains("0x80010000"));
         assertTrue(ExplainSpecTest.explain("MAD").getFirst().startsWith("MAD: management datagram, 256 bytes"));
     }
+
+    @Test
+    void sidrStatusesAreTheKernelsAndASidrRepPointsToThem() {
+        List<String> all = ExplainSpecTest.explain("SIDR_STATUS");
+        assertTrue(all.stream().anyMatch(x -> x.matches("\\s+1\\s+IB_SIDR_UNSUPPORTED\\s+no one listens.*")), all.toString());
+        assertTrue(all.stream().anyMatch(x -> x.matches("\\s+2\\s+IB_SIDR_REJECT\\s+.*rdma_reject.*")), all.toString());
+        assertEquals(1 + 6 + 1, all.size(), "a heading, statuses 0 to 5, and what the kernel sends: " + all);
+        assertTrue(ExplainSpecTest.line(ExplainSpecTest.explain("SIDR_REP"), "  status:").contains("SIDR_STATUS"));
+        assertEquals("1 (IB_SIDR_UNSUPPORTED: no one listens for the service ID)", org.softrnic.wire.mad.SidrStatus.describe(1));
+        assertEquals("9 (reserved)", org.softrnic.wire.mad.SidrStatus.describe(9));
+    }
 }

@@ -14,6 +14,7 @@ import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.VerbsException;
 import org.softrnic.wire.mad.CmMessage;
 import org.softrnic.wire.mad.Mad;
+import org.softrnic.wire.mad.SidrStatus;
 
 /**
  * The communication manager of one device, as the kernel's cm.c runs it for RoCE: its ids move through
@@ -26,7 +27,8 @@ public final class CmAgent implements DeviceAgent {
     /** IB_CM_REJ_* reasons the CM itself sends. */
     public static final int REJ_TIMEOUT = 4, REJ_INVALID_SERVICE_ID = 8, REJ_STALE_CONN = 10, REJ_CONSUMER_DEFINED = 28;
     /** SIDR_REP's status (ib_cm.h's ib_cm_sidr_status): answered, no listener, refused. */
-    public static final int SIDR_SUCCESS = 0, SIDR_UNSUPPORTED = 1, SIDR_REJECT = 2;
+    public static final int SIDR_SUCCESS = SidrStatus.SUCCESS.value, SIDR_UNSUPPORTED = SidrStatus.UNSUPPORTED.value,
+            SIDR_REJECT = SidrStatus.REJECT.value;
     /** The high half of our TIDs: a freshly loaded 6.1 kernel's count of MAD agents on a RoCE port (opaque to a peer). */
     private static final long HI_TID = 2;
 

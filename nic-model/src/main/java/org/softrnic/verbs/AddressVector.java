@@ -54,19 +54,22 @@ public record AddressVector(Gid dgid, int sgidIndex, int flowLabel, int hopLimit
     }
 
     /**
-     * Which header the area holds, as rdma-core's get_grh_header_version tells: an IPv4 header of 20 bytes with a
-     * valid checksum in the last 20 bytes, else IPv6 when its version nibble says so.
+     * Which header the area holds, as rdma-core's get_grh_header_version tells: not IPv6 by its first nibble, then
+     * IPv4 if the header at byte 20 says so (else EPROTONOSUPPORT); IPv6 by its first nibble, then IPv4 all the same
+     * when byte 20 holds a 20-byte IPv4 header with a valid checksum.
      */
     private static boolean isIpv4(MemorySegment grh) {
         if (grh.byteSize() < 40) throw new IllegalArgumentException("a GRH area is 40 bytes, not " + grh.byteSize());
-        if ((grh.get(ValueLayout.JAVA_BYTE, 20) & 0xff) == 0x45) {
-            int sum = 0;
-            for (int i = 20; i < 40; i += 2) sum += (grh.get(ValueLayout.JAVA_BYTE, i) & 0xff) << 8 | (grh.get(ValueLayout.JAVA_BYTE, i + 1) & 0xff);
-            while ((sum >>> 16) != 0) sum = (sum & 0xffff) + (sum >>> 16);
-            if (sum == 0xffff) return true;
+        int v4 = grh.get(ValueLayout.JAVA_BYTE, 20) & 0xff;
+        if ((grh.get(ValueLayout.JAVA_BYTE, 0) & 0xf0) != 0x60) {
+            if (v4 >>> 4 == 4) return true;
+            throw new VerbsException("ibv_init_ah_from_wc", Errno.EPROTONOSUPPORT, "the GRH area holds neither an IPv4 nor an IPv6 header");
         }
-        if ((grh.get(ValueLayout.JAVA_BYTE, 0) & 0xf0) == 0x60) return false;
-        throw new VerbsException("ibv_init_ah_from_wc", Errno.EINVAL, "the GRH area holds neither an IPv4 nor an IPv6 header");
+        if (v4 != 0x45) return false;
+        int sum = 0;
+        for (int i = 20; i < 40; i += 2) sum += (grh.get(ValueLayout.JAVA_BYTE, i) & 0xff) << 8 | (grh.get(ValueLayout.JAVA_BYTE, i + 1) & 0xff);
+        while ((sum >>> 16) != 0) sum = (sum & 0xffff) + (sum >>> 16);
+        return sum == 0xffff;
     }
 
     private static java.net.InetAddress ipv4(MemorySegment grh, int at) {

@@ -76,11 +76,11 @@ final class CmWire extends PerftestWire {
                 w.id.connect(CONTROL);
                 CmEvent e = w.next(CM_WAIT);
                 if (e.type() == CmEventType.ESTABLISHED) return w;
-                w.close();
                 if (System.nanoTime() - endNanos >= 0) {
                     throw new RunFailure("the perftest server at " + server.getHostAddress() + " port " + port + " refused the rdma_cm"
                             + " connection (" + e + ")");
                 }
+                w.close();
                 Thread.sleep(1000);
             } catch (IOException | RuntimeException e) {
                 w.close();
@@ -211,8 +211,13 @@ final class CmWire extends PerftestWire {
     }
 
     /** rdma_disconnect and, briefly, its answer (crossed DREQs as a rule: both sides disconnect); then every object. */
+    private boolean closed;
+
+    /** Once: a failed attempt is closed where it failed, and a second close does nothing. */
     @Override
     public void close() {
+        if (closed) return;
+        closed = true;
         try {
             if (qp != null) {
                 try {

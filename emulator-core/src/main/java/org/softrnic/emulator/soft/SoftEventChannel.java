@@ -68,8 +68,16 @@ final class SoftEventChannel implements EventChannel {
         }
     }
 
+    /**
+     * rdma_destroy_event_channel. A connection request the application never took (its CONNECT_REQUEST still
+     * queued) goes with it, refused as its destroy refuses it, as the kernel's ucma_close destroys what the file
+     * still holds; an id the application took and did not close is EBUSY.
+     */
     @Override
     public void close() {
+        for (CmEvent e; (e = events.poll()) != null; ) {
+            if (e.type() == org.softrnic.verbs.cm.CmEventType.CONNECT_REQUEST && ids.contains(e.id())) e.id().close();
+        }
         if (!ids.isEmpty()) throw new VerbsException("rdma_destroy_event_channel", Errno.EBUSY, ids.size() + " ids are still open on it");
         closed = true;
         synchronized (this) {

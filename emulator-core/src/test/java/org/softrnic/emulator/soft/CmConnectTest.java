@@ -130,6 +130,41 @@ class CmConnectTest {
         }
     }
 
+    /**
+     * A connection request the server never took (its CONNECT_REQUEST still queued) goes with the server's channel:
+     * closing the channel is no EBUSY, and the client hears REJ 28, as when the kernel's ucma_close destroys the id.
+     */
+    @Test
+    void aRequestNobodyTookIsRefusedWhenItsChannelCloses() throws Exception {
+        try (SoftFabric fabric = SoftFabric.threaded();
+             SoftRnic server = fabric.add(SoftRnicConfig.builder().name("cmS3").gid("10.2.2.1").build());
+             SoftRnic client = fabric.add(SoftRnicConfig.builder().name("cmC3").gid("10.2.2.2").build());
+             EventChannel cch = RdmaCm.createEventChannel();
+             Arena arena = Arena.ofShared()) {
+            EventChannel sch = RdmaCm.createEventChannel();
+            CmId listener = sch.createId(PortSpace.TCP);
+            listener.bind(new InetSocketAddress("10.2.2.1", 7174));
+            listener.listen(1);
+            CmId c = cch.createId(PortSpace.TCP);
+            c.resolveAddr(null, new InetSocketAddress("10.2.2.1", 7174), WAIT);
+            next(cch);
+            c.resolveRoute(WAIT);
+            next(cch);
+            Side cs = new Side(c, arena);
+            c.connect(null);
+            for (long end = System.nanoTime() + 5_000_000_000L; server.counters().get("cm_rx_msgs") == 0 && System.nanoTime() < end; ) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(200); // the request is queued on the server's channel, untaken
+            listener.close();
+            sch.close();
+            CmEvent e = next(cch);
+            assertEquals(CmEventType.REJECTED, e.type());
+            assertEquals(28, e.status(), "the destroyed request's REJ: IB_CM_REJ_CONSUMER_DEFINED");
+            cs.close();
+        }
+    }
+
     private static CmEvent next(EventChannel ch) throws InterruptedException {
         return CmSide.next(ch);
     }

@@ -129,7 +129,8 @@ public final class CmAgent implements DeviceAgent {
         boolean ok = status == SIDR_SUCCESS;
         byte[] mad = CmFormat.sidrRep(id, status, ok ? qpn : 0, ok ? qkey : 0, privateData);
         step(id, CmInput.SEND_SIDR_REP, "ib_send_cm_sidr_rep");
-        sidrOpen.remove(id.sidrKey);
+        sidrOpen.remove(id.sidrKey, id);
+        id.sidrKey = null; // answered: a later copy of the request is a new one, whoever holds this id
         transmit(id.av, mad);
     }
 
@@ -200,7 +201,7 @@ public final class CmAgent implements DeviceAgent {
         } else if ("SIDR_REP".equals(t.wire())) {
             transmit(id.av, CmFormat.sidrRep(id, SIDR_REJECT, 0, 0, new byte[0])); // cm_reject_sidr_req
         }
-        if (id.sidrKey != null) sidrOpen.remove(id.sidrKey);
+        if (id.sidrKey != null) sidrOpen.remove(id.sidrKey, id);
         id.destroyed = true;
         id.handler = null;
         if (t.from() == CmState.LISTEN) listeners.remove(id.serviceId);

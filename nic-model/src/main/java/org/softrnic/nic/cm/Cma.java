@@ -337,7 +337,8 @@ public final class Cma {
     private void request(IbCmId ib, CmaId listener, MemorySegment mad) {
         int pdOffset = CmMessage.REQ.privateDataOffset;
         CmaHeader h = CmaHeader.read(mad, pdOffset);
-        if (h == null || h.version() != 0 || listener == null) {
+        // cma_ib_check_req_qp_type: a REQ (RC) for an RDMA_PS_UDP listener is refused as a bad header is
+        if (h == null || h.version() != 0 || listener == null || listener.ps != PortSpace.TCP) {
             cm.sendRej(ib, CmAgent.REJ_CONSUMER_DEFINED, new byte[0], new byte[0]);
             cm.destroy(ib); // nobody above it: the id must not outlive the refusal
             return;

@@ -153,4 +153,31 @@ class CmaTest {
         }
         throw new AssertionError("no " + msg + " on the wire");
     }
+
+    /** cma_ib_check_req_qp_type: a REQ (RC) whose service ID is an RDMA_PS_UDP listener's is refused, REJ 28, and never reaches it. */
+    @Test
+    void aReqForAUdpListenerIsRefusedWithReason28() {
+        SimFabric f = new SimFabric(31);
+        Side b = new Side(f, "b", B, 2, Mtu.MTU_1024);
+        CmaId listener = b.cma.createId(PortSpace.UDP, null);
+        b.cma.bind(listener, new InetSocketAddress(B.toInetAddress(), 7174));
+        b.cma.listen(listener);
+        Nic a = f.add(NicConfig.of("a", A, 1).withMtu(Mtu.MTU_1024));
+        CmAgent agent = new CmAgent(a, 0x5054_00ff_fe12_3401L, 1);
+        List<IbCmEvent> seen = new ArrayList<>();
+        List<Long> reasons = new ArrayList<>();
+        IbCmId id = agent.createId((i, l, e, mad) -> {
+            seen.add(e);
+            if (mad != null) reasons.add(CmMessage.REJ.field("reason").get(mad));
+        });
+        byte[] pd = new byte[CmaHeader.SIZE];
+        new CmaHeader(0, 4, 40000, A.toInetAddress(), B.toInetAddress()).write(MemorySegment.ofArray(pd), 0);
+        agent.sendReq(id, new CmReq(PortSpace.UDP.serviceId(7174), 0x11, 0, 0x1234, 1, 1, 7, 7, false, Mtu.MTU_1024, A, B, 0, 0, 64,
+                CmTimeouts.CMA_IBOE_PACKET_LIFETIME, CmTimeouts.CMA_CM_RESPONSE_TIMEOUT, CmTimeouts.CMA_CM_RESPONSE_TIMEOUT,
+                CmTimeouts.CMA_MAX_CM_RETRIES, pd));
+        f.runUntilIdle();
+        assertEquals(List.of(IbCmEvent.REJ_RECEIVED), seen);
+        assertEquals(List.of(28L), reasons, "IB_CM_REJ_CONSUMER_DEFINED");
+        assertEquals(0, b.events.stream().filter(e -> e.type() == CmEventType.CONNECT_REQUEST).count(), "the UDP listener heard nothing");
+    }
 }

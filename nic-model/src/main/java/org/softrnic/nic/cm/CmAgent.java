@@ -67,6 +67,16 @@ public final class CmAgent implements DeviceAgent {
         return guid;
     }
 
+    /** Ids the CM still holds (listeners, connections, timewait): for tests that look for leaks. */
+    int liveIds() {
+        return byLocalId.size();
+    }
+
+    /** SIDR requests being answered. */
+    int openSidrRequests() {
+        return sidrOpen.size();
+    }
+
     // ---- the consumer's verbs (ib_cm's)
 
     public IbCmId createId(IbCmHandler handler) {
@@ -82,6 +92,7 @@ public final class CmAgent implements DeviceAgent {
         if (listeners.containsKey(serviceId)) {
             throw new VerbsException("ib_cm_listen", Errno.EBUSY, String.format("service ID 0x%016x has a listener", serviceId));
         }
+        check(id, CmInput.START_LISTEN, "ib_cm_listen");
         step(id, CmInput.START_LISTEN, "ib_cm_listen");
         id.serviceId = serviceId;
         listeners.put(serviceId, id);
@@ -144,6 +155,7 @@ public final class CmAgent implements DeviceAgent {
 
     /** ib_send_cm_mra with rdma_cm's DELAY flag: nothing goes out; a duplicate REQ or REP now draws an MRA. */
     public void sendMra(IbCmId id) {
+        check(id, CmInput.SEND_MRA, "ib_send_cm_mra");
         step(id, CmInput.SEND_MRA, "ib_send_cm_mra");
     }
 
@@ -530,9 +542,13 @@ public final class CmAgent implements DeviceAgent {
         }
     }
 
+    /**
+     * Moves {@code id} by the table. The consumer's verbs {@link #check} first (a destroyed id takes none); the
+     * wire and the timers move a destroyed id too, as one waiting out timewait.
+     */
     private static CmTransition step(IbCmId id, CmInput input, String verb) {
-        check(id, input, verb);
         CmTransition t = CmTable.next(id.state, input);
+        if (t == null) throw new VerbsException(verb, Errno.EINVAL, "not allowed in " + id.state + " (" + id + ")");
         id.state = t.to();
         return t;
     }

@@ -231,6 +231,24 @@ class CmAgentTest {
         assertThrows(VerbsException.class, () -> a.cm.sendSidrRep(active, 0, 1, 1, new byte[0]), "no reply without a request");
     }
 
+    /** rdma_destroy_id on an established id: the DREQ goes once, and timewait runs out without the id (it used to throw EINVAL on the device's timer). */
+    @Test
+    void anIdDestroyedWhileConnectedWaitsOutTimewaitAndIsForgotten() {
+        SimFabric f = new SimFabric(15);
+        Side[] s = pair(f);
+        IbCmId active = s[0].cm.createId(s[0].handler);
+        s[0].cm.sendReq(active, req(0x11, new byte[0]));
+        f.runUntilIdle();
+        assertEquals(CmState.ESTABLISHED, active.state());
+        int before = s[0].cm.liveIds();
+        s[0].cm.destroy(active);
+        assertEquals(CmState.TIMEWAIT, active.state());
+        f.runUntilIdle();
+        assertEquals(CmState.IDLE, active.state());
+        assertEquals(before - 1, s[0].cm.liveIds(), "the destroyed id is gone once timewait is over");
+        assertEquals(List.of(IbCmEvent.REP_RECEIVED), s[0].events(), "a destroyed id tells nothing more");
+    }
+
     @Test
     void aReqNoOneListensForIsRejectedWithReason8() {
         SimFabric f = new SimFabric(3);

@@ -28,7 +28,8 @@ module org.softrnic.emulator {
     opens org.softrnic.emulator.config to tools.jackson.databind;
     opens org.softrnic.emulator.perf to tools.jackson.databind;
 
-    provides org.softrnic.verbs.cm.CmProvider with org.softrnic.emulator.soft.SoftCmProvider;
+    provides org.softrnic.verbs.cm.CmProvider with org.softrnic.emulator.soft.SoftCmProvider,
+            org.softrnic.emulator.ibverbs.IbvCmProvider;
     provides org.softrnic.verbs.RdmaProvider with org.softrnic.emulator.soft.SoftProvider,
             org.softrnic.emulator.ibverbs.IbverbsProvider;
 }

@@ -17,8 +17,20 @@ public final class CmLinkOptions {
     @Option(names = "--trace", paramLabel = "FILE.pcap", description = "record every packet sent and received to a capture")
     java.nio.file.Path trace;
 
-    /** Opens the soft RNIC on the link, runs {@code body}, closes it. */
+    @Option(names = "--provider", paramLabel = "NAME", defaultValue = "soft",
+            description = "soft (default: a soft RNIC on --link) or ibverbs (the host's RDMA devices, through librdmacm)")
+    String provider;
+
+    /**
+     * Opens the soft RNIC on the link, runs {@code body}, closes it; with --provider ibverbs, rdma_cm is
+     * librdmacm's on the host's devices, and the tool runs on them (the device is the one its address names).
+     */
     public int run(String command, ToolDevice.Body body) throws Exception {
+        DeviceOptions.checkProvider(provider);
+        if (provider.equals("ibverbs")) {
+            System.setProperty("softrnic.provider", "ibverbs"); // RdmaCm.createEventChannel: librdmacm's
+            return ToolDevice.runIbverbs(null, body);
+        }
         org.softrnic.cli.OutputFiles.check(trace, "--trace");
         return ToolDevice.run(command, "softrnic0", link, trace, body);
     }

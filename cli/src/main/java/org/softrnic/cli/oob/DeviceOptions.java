@@ -28,12 +28,12 @@ public final class DeviceOptions {
         if (!provider.equals("soft") && !provider.equals("ibverbs")) throw new UserError("--provider must be soft or ibverbs, not '" + provider + "'");
     }
 
-    /** The device's name, as the tools print it. */
     /** soft or ibverbs. */
     public String providerName() {
         return provider;
     }
 
+    /** The device's name, as the tools print it. */
     public String deviceName() {
         return device != null ? device : "softrnic0";
     }
@@ -52,6 +52,7 @@ public final class DeviceOptions {
                     throw new UserError("--trace records a soft RNIC's packets; for a real device capture its interface"
                             + " (tcpdump -i IFACE udp port 4791)");
                 }
+                System.setProperty("softrnic.provider", "ibverbs"); // rdma_cm (perftest -R) through librdmacm too
                 yield ToolDevice.runIbverbs(device, body);
             }
             default -> throw new IllegalStateException(provider);

@@ -137,6 +137,11 @@ final class CmWire extends PerftestWire {
         qp.postRecv(recv);
     }
 
+    /** rdma_cm's context of the device (cm_id->verbs): the one the test's objects are made on. */
+    org.softrnic.verbs.RdmaContext verbs() {
+        return id.verbs();
+    }
+
     @Override
     byte[] exchange(byte[] mine, long endNanos) throws IOException {
         if (client) {

@@ -82,10 +82,13 @@ final class Perftest {
             int n = o.qps();
             long buff = o.buffSize();
             boolean send = t.verb == PerftestTest.Verb.SEND;
+            // under -R the test's objects are made on rdma_cm's own context of the device, as perftest makes them on
+            // cm_id->verbs: librdmacm refuses a PD of another context (on a soft RNIC either would do)
+            RdmaContext res = wire instanceof CmWire cw ? cw.verbs() : ctx;
             try (Arena arena = Arena.ofShared();
-                 ProtectionDomain pd = ctx.allocPd();
-                 CompletionQueue sendCq = ctx.createCq(o.txDepth() * n + 1);
-                 CompletionQueue recvCq = ctx.createCq(PerftestOptions.RX_DEPTH * n + 1);
+                 ProtectionDomain pd = res.allocPd();
+                 CompletionQueue sendCq = res.createCq(o.txDepth() * n + 1);
+                 CompletionQueue recvCq = res.createCq(PerftestOptions.RX_DEPTH * n + 1);
                  MemoryRegion mr = pd.regMr(arena.allocate(2L * n * buff, 4096), Access.LOCAL_WRITE | t.verb.mrAccess | verifyAccess());
                  QpList own = new QpList();
                  CmTests cm = o.rdmaCm() ? (client ? CmTests.client(local(ctx)) : CmTests.listen(local(ctx), o.port(), n)) : null) {

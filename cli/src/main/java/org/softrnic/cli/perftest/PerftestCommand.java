@@ -98,7 +98,7 @@ public final class PerftestCommand implements Callable<Integer> {
     int waitSeconds;
 
     @Option(names = {"-R", "--rdma_cm"}, description = "connect the QPs through the RDMA CM, and exchange through an"
-            + " rdma_cm connection to port -p instead of TCP (perftest's -R; soft provider)")
+            + " rdma_cm connection to port -p instead of TCP (perftest's -R; on --provider ibverbs through librdmacm)")
     boolean rdmaCm;
 
     /** A value the user gave must be positive; not giving it means the tool's default. */
@@ -132,9 +132,6 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         if (verify && (all || duration > 0 || qps > 1)) throw new UserError("--verify runs one size on one QP by count: no -a, -D or -q");
         if (rdmaCm && verify) throw new UserError("--verify reads back through QPs it connects itself: not with -R");
-        if (rdmaCm && "ibverbs".equals(dev.providerName())) {
-            throw new UserError("-R needs the soft provider: rdma_cm on real devices (librdmacm through FFM) is not there yet");
-        }
         Mtu pathMtu = mtu == null ? null : UserError.mtu("-m", mtu);
         PerftestOptions.AtomicType atomic;
         try {

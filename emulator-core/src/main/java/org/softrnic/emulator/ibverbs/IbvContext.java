@@ -35,9 +35,17 @@ final class IbvContext extends IbvResource implements RdmaContext {
     private final Map<Long, Object> objects = new ConcurrentHashMap<>();
     private final int asyncFd;
 
+    /** librdmacm opened it, and closes it: close() here gives up the object only. */
+    private final boolean owned;
+
     IbvContext(IbvDevice device, MemorySegment context) {
+        this(device, context, true);
+    }
+
+    IbvContext(IbvDevice device, MemorySegment context, boolean owned) {
         super(context.reinterpret(CONTEXT_ASYNC_FD + 4));
         this.device = device;
+        this.owned = owned;
         this.asyncFd = ptr.get(JAVA_INT, CONTEXT_ASYNC_FD);
         Fds.nonBlocking(asyncFd, "ibv_open_device");
     }
@@ -54,7 +62,16 @@ final class IbvContext extends IbvResource implements RdmaContext {
 
     @Override
     void destroy() {
-        IbvLib.check("ibv_close_device", describe(), IbvLib.get().closeDevice, ptr);
+        if (owned) IbvLib.check("ibv_close_device", describe(), IbvLib.get().closeDevice, ptr);
+    }
+
+    /** The context librdmacm opened for an rdma_cm id ({@code id->verbs}), as this provider's: librdmacm closes it. */
+    static IbvContext ofRdmaCm(MemorySegment context) {
+        MemorySegment c = context.reinterpret(CONTEXT_ASYNC_FD + 4);
+        MemorySegment dev = c.get(ADDRESS, CONTEXT_DEVICE).reinterpret(DEVICE_NAME + 64);
+        String name = dev.getString(DEVICE_NAME);
+        long guid = (long) IbvLib.call(IbvLib.get().getDeviceGuid, dev);
+        return new IbvContext(new IbvDevice(name, Long.reverseBytes(guid)), c, false);
     }
 
     void remember(MemorySegment native_, Object api) {

@@ -218,4 +218,34 @@ final class IbvLayout {
     static final long ASYNC_EVENT_SIZE = size("ibv_async_event", 16);
     static final long AE_ELEMENT = at("ibv_async_event", "element", 0, 8);
     static final long AE_EVENT_TYPE = at("ibv_async_event", "event_type", 8, 4);
+
+    // librdmacm (rdma/rdma_cma.h), for the rdma_cm provider: the channel's fd, the id's context, QP and addresses,
+    // an event, and the connection and datagram parameters
+    static final long CM_CHANNEL_FD = at("rdma_event_channel", "fd", 0, 4);
+    static final long CM_ID_VERBS = at("rdma_cm_id", "verbs", 0, 8);
+    static final long CM_ID_QP = at("rdma_cm_id", "qp", 24, 8);
+    static final long CM_ID_SRC = at("rdma_cm_id", "route.addr.src_addr", 32, 16);
+    static final long CM_ID_DST = at("rdma_cm_id", "route.addr.dst_addr", 160, 16);
+    static final long CM_ID_SIZE = size("rdma_cm_id", 416);
+    static final long CM_EVENT_ID = at("rdma_cm_event", "id", 0, 8);
+    static final long CM_EVENT_LISTEN_ID = at("rdma_cm_event", "listen_id", 8, 8);
+    static final long CM_EVENT_EVENT = at("rdma_cm_event", "event", 16, 4);
+    static final long CM_EVENT_STATUS = at("rdma_cm_event", "status", 20, 4);
+    static final long CM_EVENT_PARAM = at("rdma_cm_event", "param", 24, 56);
+    static final long CM_EVENT_SIZE = size("rdma_cm_event", 80);
+    static final long CP_PRIVATE_DATA = at("rdma_conn_param", "private_data", 0, 8);
+    static final long CP_PRIVATE_DATA_LEN = at("rdma_conn_param", "private_data_len", 8, 1);
+    static final long CP_RESPONDER_RESOURCES = at("rdma_conn_param", "responder_resources", 9, 1);
+    static final long CP_INITIATOR_DEPTH = at("rdma_conn_param", "initiator_depth", 10, 1);
+    static final long CP_FLOW_CONTROL = at("rdma_conn_param", "flow_control", 11, 1);
+    static final long CP_RETRY_COUNT = at("rdma_conn_param", "retry_count", 12, 1);
+    static final long CP_RNR_RETRY_COUNT = at("rdma_conn_param", "rnr_retry_count", 13, 1);
+    static final long CP_SRQ = at("rdma_conn_param", "srq", 14, 1);
+    static final long CP_QP_NUM = at("rdma_conn_param", "qp_num", 16, 4);
+    static final long CONN_PARAM_SIZE = size("rdma_conn_param", 24);
+    static final long UP_PRIVATE_DATA = at("rdma_ud_param", "private_data", 0, 8);
+    static final long UP_PRIVATE_DATA_LEN = at("rdma_ud_param", "private_data_len", 8, 1);
+    static final long UP_AH_ATTR = at("rdma_ud_param", "ah_attr", 16, 32);
+    static final long UP_QP_NUM = at("rdma_ud_param", "qp_num", 48, 4);
+    static final long UP_QKEY = at("rdma_ud_param", "qkey", 52, 4);
 }

@@ -110,15 +110,21 @@ final class IbvPd extends IbvResource implements ProtectionDomain {
 
     @Override
     public QueuePair createQp(QpInitAttr init) {
+        return createQp(init, attr -> IbvLib.created("ibv_create_qp", describe() + ", " + init.type() + " " + init.caps(),
+                IbvLib.get().createQp, live("ibv_create_qp"), attr));
+    }
+
+    /** A QP made by {@code make} from a filled struct ibv_qp_init_attr: ibv_create_qp, or librdmacm's rdma_create_qp. */
+    QueuePair createQp(QpInitAttr init, java.util.function.Function<MemorySegment, MemorySegment> make) {
         synchronized (this) {
             IbvCq send = own(init.sendCq(), IbvCq.class, "ibv_create_qp");
             IbvCq recv = own(init.recvCq(), IbvCq.class, "ibv_create_qp");
             IbvSrq srq = init.srq() == null ? null : own(init.srq(), IbvSrq.class, "ibv_create_qp");
-            return holding("ibv_create_qp", () -> createQp(init, send, recv, srq), send, recv == send ? null : recv, srq);
+            return holding("ibv_create_qp", () -> createQp(init, send, recv, srq, make), send, recv == send ? null : recv, srq);
         }
     }
 
-    private QueuePair createQp(QpInitAttr init, IbvCq send, IbvCq recv, IbvSrq srq) {
+    private QueuePair createQp(QpInitAttr init, IbvCq send, IbvCq recv, IbvSrq srq, java.util.function.Function<MemorySegment, MemorySegment> make) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment attr = a.allocate(QP_INIT_ATTR_SIZE, 8);
             QpCaps caps = init.caps();
@@ -132,8 +138,7 @@ final class IbvPd extends IbvResource implements ProtectionDomain {
             attr.set(JAVA_INT, QIA_MAX_INLINE_DATA, caps.maxInlineData());
             attr.set(JAVA_INT, QIA_QP_TYPE, init.type().value);
             attr.set(JAVA_INT, QIA_SQ_SIG_ALL, init.sqSigAll() ? 1 : 0);
-            MemorySegment qp = IbvLib.created("ibv_create_qp", describe() + ", " + init.type() + " " + caps, IbvLib.get().createQp,
-                    live("ibv_create_qp"), attr);
+            MemorySegment qp = make.apply(attr);
             // the device may round the capacities up; the QP's request buffers follow what it granted
             QpCaps granted = new QpCaps(attr.get(JAVA_INT, QIA_MAX_SEND_WR), attr.get(JAVA_INT, QIA_MAX_RECV_WR),
                     attr.get(JAVA_INT, QIA_MAX_SEND_SGE), attr.get(JAVA_INT, QIA_MAX_RECV_SGE), attr.get(JAVA_INT, QIA_MAX_INLINE_DATA));

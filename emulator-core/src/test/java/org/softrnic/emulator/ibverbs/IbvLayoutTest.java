@@ -32,7 +32,7 @@ class IbvLayoutTest {
     @Test
     void everyOffsetSizeAndEnumValueTheProviderUsesMatchesTheInstalledHeader() throws Exception {
         List<String> expected = new ArrayList<>();
-        StringBuilder c = new StringBuilder("#include <stdio.h>\n#include <stddef.h>\n#include <infiniband/verbs.h>\n"
+        StringBuilder c = new StringBuilder("#include <stdio.h>\n#include <stddef.h>\n#include <infiniband/verbs.h>\n#include <rdma/rdma_cma.h>\n"
                 + "#define M(s, m) sizeof(((struct s *) 0)->m)\nint main(void) {\n");
         for (IbvLayout.Fact f : IbvLayout.facts()) {
             if (f.member() == null) {
@@ -54,7 +54,7 @@ class IbvLayoutTest {
         Files.writeString(source, c);
         Path binary = dir.resolve("layout");
         String compiled = run(List.of("gcc", "-o", binary.toString(), source.toString()));
-        assertTrue(Files.exists(binary), "gcc failed (install gcc and libibverbs-dev: scripts/install-deps):\n" + compiled);
+        assertTrue(Files.exists(binary), "gcc failed (install gcc, libibverbs-dev and librdmacm-dev: scripts/install-deps):\n" + compiled);
         List<String> actual = run(List.of(binary.toString())).lines().toList();
         assertEquals(String.join("\n", expected), String.join("\n", actual));
         assertTrue(expected.size() > 150, "the check covers " + expected.size() + " facts");
@@ -83,6 +83,11 @@ class IbvLayoutTest {
                 }
             }
         }
+        for (org.softrnic.verbs.cm.PortSpace ps : org.softrnic.verbs.cm.PortSpace.values()) k.add(new String[] {ps.cmName(), String.valueOf(ps.value)});
+        for (org.softrnic.verbs.cm.CmEventType t : org.softrnic.verbs.cm.CmEventType.values()) k.add(new String[] {t.toString(), String.valueOf(t.ordinal())});
+        k.add(new String[] {"RDMA_OPTION_ID", String.valueOf(RdmaCmLib.OPTION_ID)});
+        k.add(new String[] {"RDMA_OPTION_ID_TOS", String.valueOf(RdmaCmLib.OPTION_ID_TOS)});
+        k.add(new String[] {"RDMA_OPTION_ID_ACK_TIMEOUT", String.valueOf(RdmaCmLib.OPTION_ID_ACK_TIMEOUT)});
         return k;
     }
 

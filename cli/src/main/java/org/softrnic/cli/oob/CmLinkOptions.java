@@ -27,10 +27,7 @@ public final class CmLinkOptions {
      */
     public int run(String command, ToolDevice.Body body) throws Exception {
         DeviceOptions.checkProvider(provider);
-        if (provider.equals("ibverbs")) {
-            System.setProperty("softrnic.provider", "ibverbs"); // RdmaCm.createEventChannel: librdmacm's
-            return ToolDevice.runIbverbs(null, body);
-        }
+        if (provider.equals("ibverbs")) return DeviceOptions.withRdmaCmOn("ibverbs", () -> ToolDevice.runIbverbs(null, body));
         org.softrnic.cli.OutputFiles.check(trace, "--trace");
         return ToolDevice.run(command, "softrnic0", link, trace, body);
     }

@@ -38,6 +38,21 @@ public final class DeviceOptions {
         return device != null ? device : "softrnic0";
     }
 
+    /**
+     * Runs {@code run} with RdmaCm.createEventChannel() on {@code provider}'s rdma_cm (the property it reads), and
+     * puts the property back after, so that a command run in a JVM that goes on leaves nothing behind.
+     */
+    public static int withRdmaCmOn(String provider, java.util.concurrent.Callable<Integer> run) throws Exception {
+        String before = System.getProperty("softrnic.provider");
+        System.setProperty("softrnic.provider", provider);
+        try {
+            return run.call();
+        } finally {
+            if (before == null) System.clearProperty("softrnic.provider");
+            else System.setProperty("softrnic.provider", before);
+        }
+    }
+
     /** Opens the chosen device, runs {@code body} on it and closes it. */
     public int run(String command, ToolDevice.Body body) throws Exception {
         checkProvider(provider);
@@ -52,8 +67,7 @@ public final class DeviceOptions {
                     throw new UserError("--trace records a soft RNIC's packets; for a real device capture its interface"
                             + " (tcpdump -i IFACE udp port 4791)");
                 }
-                System.setProperty("softrnic.provider", "ibverbs"); // rdma_cm (perftest -R) through librdmacm too
-                yield ToolDevice.runIbverbs(device, body);
+                yield withRdmaCmOn("ibverbs", () -> ToolDevice.runIbverbs(device, body)); // perftest -R: librdmacm's
             }
             default -> throw new IllegalStateException(provider);
         };

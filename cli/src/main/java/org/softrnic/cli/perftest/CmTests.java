@@ -173,6 +173,7 @@ final class CmTests implements AutoCloseable {
             long end = System.nanoTime() + 15_000_000_000L;
             while (connected > 0 && System.nanoTime() < end) {
                 CmEvent e = channel.getEvent(Duration.ofMillis(200));
+                if (e != null && e.type() == CmEventType.CONNECT_REQUEST && !ids.contains(e.id())) e.id().close(); // refused
                 if (e == null || e.type() != CmEventType.DISCONNECTED) continue;
                 connected--;
                 if (!client) e.id().disconnect();

@@ -229,6 +229,7 @@ final class CmWire extends PerftestWire {
                     id.disconnect();
                     for (long end = System.nanoTime() + 2_000_000_000L; System.nanoTime() < end; ) {
                         CmEvent e = channel.getEvent(Duration.ofMillis(100));
+                        if (e != null && e.type() == CmEventType.CONNECT_REQUEST && e.id() != id) e.id().close(); // refused
                         if (e != null && e.type() == CmEventType.DISCONNECTED) break;
                     }
                 } catch (RuntimeException | InterruptedException e) {

@@ -169,11 +169,13 @@ final class Rping {
         try {
             id.resolveAddr(o.source() == null ? null : new InetSocketAddress(o.source(), 0),
                     new InetSocketAddress(o.address(), o.port()), RESOLVE);
-            CmEvent e = event(RESOLVE);
+            // the kernel's resolution ends in ADDR_ERROR after RESOLVE at most; its event may come later than that
+            // on a loaded host (rping waits on its event thread without a bound)
+            CmEvent e = event(RESOLVE.plusSeconds(30));
             if (e == null || e.type() != CmEventType.ADDR_RESOLVED) return failed(e);
             state = State.ADDR_RESOLVED;
             id.resolveRoute(RESOLVE);
-            e = event(RESOLVE);
+            e = event(RESOLVE.plusSeconds(30));
             if (e == null || e.type() != CmEventType.ROUTE_RESOLVED) return failed(e);
             state = State.ROUTE_RESOLVED;
             c = new RpingConnection(id, o.size(), true);

@@ -22,8 +22,9 @@ import org.softrnic.conformance.Interop;
  */
 class RxeIbverbsTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    private static final Path JAR = ROOT.resolve("cli/target/softrnic.jar");
-    private static final String JAVA = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java --enable-native-access=ALL-UNNAMED -jar $JOB/softrnic.jar";
+    static final Path JAR = ROOT.resolve("cli/target/softrnic.jar");
+    /** The CLI in the guest, from the run's job folder (the host's JDK, shared read-only). */
+    static final String JAVA = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java --enable-native-access=ALL-UNNAMED -jar $JOB/softrnic.jar";
 
     @BeforeAll
     static void needsTheGuestAndTheJar() {
@@ -125,7 +126,7 @@ class RxeIbverbsTest {
     }
 
     /** Puts the CLI's jar in the run's job folder, which the guest sees as $JOB; returns where the link is recorded. */
-    private static Path withTheJar(RxeRun ns) throws java.io.IOException {
+    static Path withTheJar(RxeRun ns) throws java.io.IOException {
         Path job = Files.createDirectories(ns.dir.resolve("job"));
         Files.copy(JAR, job.resolve("softrnic.jar"), StandardCopyOption.REPLACE_EXISTING);
         return ns.dir.resolve("link.pcap");

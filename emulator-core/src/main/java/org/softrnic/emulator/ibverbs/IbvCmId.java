@@ -26,7 +26,8 @@ import org.softrnic.verbs.cm.PortSpace;
 
 /**
  * struct rdma_cm_id through librdmacm: each verb is librdmacm's, its result an event on the channel. The id's
- * verbs context is librdmacm's own (id->verbs), wrapped once per channel; a QP made here is rdma_create_qp's.
+ * verbs context is librdmacm's own (id->verbs); a QP made here is rdma_create_qp's, and closing it clears
+ * id->qp as rdma_destroy_qp does. Every native call runs under the id's monitor, which close takes too.
  */
 final class IbvCmId implements CmId {
     private static final short AF_INET = 2, AF_INET6 = 10;
@@ -48,20 +49,21 @@ final class IbvCmId implements CmId {
         return "rdma_cm id " + localAddress() + " -> " + peerAddress();
     }
 
-    private synchronized MemorySegment live(String verb) {
+    /** The pointer for a verb about to use it; callers hold the monitor. */
+    private MemorySegment live(String verb) {
         if (closed) throw new VerbsException(verb, Errno.EINVAL, "the id is closed");
         return ptr;
     }
 
     @Override
-    public void bind(InetSocketAddress local) {
+    public synchronized void bind(InetSocketAddress local) {
         try (Arena a = Arena.ofConfined()) {
             RdmaCmLib.check("rdma_bind_addr", local.toString(), RdmaCmLib.get().bindAddr, live("rdma_bind_addr"), sockaddr(a, local));
         }
     }
 
     @Override
-    public void resolveAddr(InetSocketAddress source, InetSocketAddress destination, Duration timeout) {
+    public synchronized void resolveAddr(InetSocketAddress source, InetSocketAddress destination, Duration timeout) {
         if (destination == null) throw new VerbsException("rdma_resolve_addr", Errno.EINVAL, "no destination");
         try (Arena a = Arena.ofConfined()) {
             RdmaCmLib.check("rdma_resolve_addr", destination.toString(), RdmaCmLib.get().resolveAddr, live("rdma_resolve_addr"),
@@ -70,18 +72,18 @@ final class IbvCmId implements CmId {
     }
 
     @Override
-    public void resolveRoute(Duration timeout) {
+    public synchronized void resolveRoute(Duration timeout) {
         RdmaCmLib.check("rdma_resolve_route", describe(), RdmaCmLib.get().resolveRoute, live("rdma_resolve_route"), (int) timeout.toMillis());
     }
 
     @Override
-    public void listen(int backlog) {
+    public synchronized void listen(int backlog) {
         RdmaCmLib.check("rdma_listen", describe(), RdmaCmLib.get().listen, live("rdma_listen"), backlog);
     }
 
     /** rdma_create_qp: on the id's device, with a PD of {@link #verbs()}; librdmacm moves it as rdma_cm wants. */
     @Override
-    public QueuePair createQp(ProtectionDomain pd, QpInitAttr init) {
+    public synchronized QueuePair createQp(ProtectionDomain pd, QpInitAttr init) {
         IbvPd p = IbvResource.own(pd, IbvPd.class, "rdma_create_qp");
         if (qp != null) throw new VerbsException("rdma_create_qp", Errno.EINVAL, "the id has a QP already");
         MemorySegment id = live("rdma_create_qp");
@@ -89,8 +91,16 @@ final class IbvCmId implements CmId {
             RdmaCmLib.check("rdma_create_qp", describe(), RdmaCmLib.get().createQp, id, p.live("rdma_create_qp"), attr);
             return id.get(ADDRESS, CM_ID_QP);
         });
+        ((IbvQp) made).afterDestroy = () -> forgetQp(made);
         qp = made;
         return made;
+    }
+
+    /** rdma_destroy_qp's part after ibv_destroy_qp: id->qp is NULL again, and a new QP may be made. */
+    private synchronized void forgetQp(QueuePair gone) {
+        if (qp != gone) return;
+        if (!closed) ptr.set(ADDRESS, CM_ID_QP, MemorySegment.NULL);
+        qp = null;
     }
 
     @Override
@@ -104,7 +114,7 @@ final class IbvCmId implements CmId {
         option(RdmaCmLib.OPTION_ID_ACK_TIMEOUT, timeout, "");
     }
 
-    private void option(int name, int value, String range) {
+    private synchronized void option(int name, int value, String range) {
         if (value < 0 || value > 0xff) throw new VerbsException("rdma_set_option", Errno.EINVAL, range + value);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(1);
@@ -114,37 +124,41 @@ final class IbvCmId implements CmId {
     }
 
     @Override
-    public void connect(ConnParam param) {
+    public synchronized void connect(ConnParam param) {
         try (Arena a = Arena.ofConfined()) {
             RdmaCmLib.check("rdma_connect", describe(), RdmaCmLib.get().connect, live("rdma_connect"), connParam(a, param));
         }
     }
 
     @Override
-    public void accept(ConnParam param) {
+    public synchronized void accept(ConnParam param) {
+        // librdmacm reads conn_param->qp_num when the id has no QP: NULL would be read through
+        if (qp == null && (param == null || param.qpNum() == 0)) {
+            throw new VerbsException("rdma_accept", Errno.EINVAL, "no QP: make one on the id (rdma_create_qp), or name its number");
+        }
         try (Arena a = Arena.ofConfined()) {
             RdmaCmLib.check("rdma_accept", describe(), RdmaCmLib.get().accept, live("rdma_accept"), connParam(a, param));
         }
     }
 
     @Override
-    public void reject(byte[] privateData) {
+    public synchronized void reject(byte[] privateData) {
         byte[] pd = privateData == null ? new byte[0] : privateData;
         if (pd.length > 0xff) throw new VerbsException("rdma_reject", Errno.EINVAL, "private data of " + pd.length + " bytes");
         try (Arena a = Arena.ofConfined()) {
             MemorySegment data = pd.length == 0 ? MemorySegment.NULL : a.allocateFrom(JAVA_BYTE, pd);
-            RdmaCmLib.check("rdma_reject", describe(), RdmaCmLib.get().reject, live("rdma_reject"), data, (byte) pd.length);
+            RdmaCmLib.check("rdma_reject", describe(), RdmaCmLib.get().reject, live("rdma_reject"), data, pd.length);
         }
     }
 
     @Override
-    public void disconnect() {
+    public synchronized void disconnect() {
         RdmaCmLib.check("rdma_disconnect", describe(), RdmaCmLib.get().disconnect, live("rdma_disconnect"));
     }
 
     /** librdmacm's context for the id's device, once it has one (after bind or address resolution). */
     @Override
-    public RdmaContext verbs() {
+    public synchronized RdmaContext verbs() {
         MemorySegment v = live("rdma_cm_id").get(ADDRESS, CM_ID_VERBS);
         return v.address() == 0 ? null : channel.context(v);
     }
@@ -169,15 +183,14 @@ final class IbvCmId implements CmId {
         return ps;
     }
 
-    /** rdma_destroy_id: after its QP (librdmacm's order: rdma_destroy_qp first). */
+    /** rdma_destroy_id, once its QP is closed (librdmacm's order: rdma_destroy_qp first), else EBUSY. */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) return;
-            closed = true;
-        }
+    public synchronized void close() {
+        if (closed) return;
+        if (qp != null) throw new VerbsException("rdma_destroy_id", Errno.EBUSY, describe() + " still has its QP: close the QP first");
+        RdmaCmLib.check("rdma_destroy_id", describe(), RdmaCmLib.get().destroyId, ptr);
+        closed = true;
         channel.ids.remove(ptr.address());
-        RdmaCmLib.check("rdma_destroy_id", "rdma_cm id", RdmaCmLib.get().destroyId, ptr);
     }
 
     /** NULL for the defaults (librdmacm's: the device's READ depths, retry 7, RNR retry 7), else the struct. */
@@ -210,7 +223,8 @@ final class IbvCmId implements CmId {
     }
 
     /** The id's source or destination address, as librdmacm keeps it; null when it has none yet. */
-    private InetSocketAddress address(long at) {
+    private synchronized InetSocketAddress address(long at) {
+        if (closed) return null;
         MemorySegment s = ptr.asSlice(at, SOCKADDR_IN6);
         short family = s.get(JAVA_SHORT, 0);
         if (family != AF_INET && family != AF_INET6) return null;

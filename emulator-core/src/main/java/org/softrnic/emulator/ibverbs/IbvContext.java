@@ -65,8 +65,18 @@ final class IbvContext extends IbvResource implements RdmaContext {
         if (owned) IbvLib.check("ibv_close_device", describe(), IbvLib.get().closeDevice, ptr);
     }
 
-    /** The context librdmacm opened for an rdma_cm id ({@code id->verbs}), as this provider's: librdmacm closes it. */
+    /** librdmacm's contexts, one per device for the process (ucma_init_device), wrapped once each. */
+    private static final Map<Long, IbvContext> RDMA_CM = new ConcurrentHashMap<>();
+
+    /**
+     * The context librdmacm opened for an rdma_cm id ({@code id->verbs}), as this provider's, one wrapper per
+     * native context for the whole process; librdmacm owns and closes it, so no channel closes the wrapper.
+     */
     static IbvContext ofRdmaCm(MemorySegment context) {
+        return RDMA_CM.computeIfAbsent(context.address(), k -> wrapRdmaCm(context));
+    }
+
+    private static IbvContext wrapRdmaCm(MemorySegment context) {
         MemorySegment c = context.reinterpret(CONTEXT_ASYNC_FD + 4);
         MemorySegment dev = c.get(ADDRESS, CONTEXT_DEVICE).reinterpret(DEVICE_NAME + 64);
         String name = dev.getString(DEVICE_NAME);

@@ -31,25 +31,33 @@ final class IbvEventChannel implements EventChannel {
     private final int fd;
     /** The ids of this channel by native address: an event names them so. */
     final Map<Long, IbvCmId> ids = new ConcurrentHashMap<>();
-    /** One provider context per librdmacm context (id->verbs), so that a PD from one serves every id on it. */
-    private final Map<Long, IbvContext> contexts = new ConcurrentHashMap<>();
-    private boolean closed;
+    /** Readers of the channel (getEvent) against its close: the native channel and its fd outlive every read. */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock lock = new java.util.concurrent.locks.ReentrantReadWriteLock();
+    private volatile boolean closed;
 
     IbvEventChannel() {
         MemorySegment p = (MemorySegment) IbvLib.call(RdmaCmLib.get().createEventChannel);
         if (p.address() == 0) throw IbvLib.failed("rdma_create_event_channel", IbvLib.errno(), "librdmacm");
         ptr = p.reinterpret(CM_CHANNEL_FD + 4);
         fd = ptr.get(JAVA_INT, CM_CHANNEL_FD);
-        Fds.nonBlocking(fd, "rdma_create_event_channel");
+        try {
+            Fds.nonBlocking(fd, "rdma_create_event_channel");
+        } catch (RuntimeException e) {
+            IbvLib.call(RdmaCmLib.get().destroyEventChannel, ptr);
+            throw e;
+        }
     }
 
     @Override
-    public synchronized CmId createId(PortSpace ps) {
-        if (closed) throw new VerbsException("rdma_create_id", Errno.EINVAL, "the event channel is closed");
+    public CmId createId(PortSpace ps) {
+        lock.readLock().lock();
         try (Arena a = Arena.ofConfined()) {
+            if (closed) throw new VerbsException("rdma_create_id", Errno.EINVAL, "the event channel is closed");
             MemorySegment out = a.allocate(ADDRESS);
             RdmaCmLib.check("rdma_create_id", ps.cmName(), RdmaCmLib.get().createId, ptr, out, MemorySegment.NULL, ps.value);
             return adopt(out.get(ADDRESS, 0), ps);
+        } finally {
+            lock.readLock().unlock();
         }
     }
 
@@ -60,18 +68,36 @@ final class IbvEventChannel implements EventChannel {
     }
 
     IbvContext context(MemorySegment verbs) {
-        return contexts.computeIfAbsent(verbs.address(), k -> IbvContext.ofRdmaCm(verbs));
+        return IbvContext.ofRdmaCm(verbs);
     }
 
+    /**
+     * rdma_get_cm_event within {@code timeout}. librdmacm handles some events itself and reads again, which on
+     * this non-blocking fd ends in EAGAIN: then the wait goes on for the time left. Events of a kind this API has
+     * no name for, or of an id already closed, are acknowledged and skipped.
+     */
     @Override
     public CmEvent getEvent(Duration timeout) throws InterruptedException {
-        if (!Fds.awaitReadable(fd, timeout)) return null;
+        long end = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long left = end - System.nanoTime();
+            if (!Fds.awaitReadable(fd, Duration.ofNanos(Math.max(0, left)))) return null;
+            CmEvent e = readOne();
+            if (e != null) return e;
+            if (closed || System.nanoTime() - end >= 0) return null;
+        }
+    }
+
+    /** One event, or null (nothing after all, or one skipped). */
+    private CmEvent readOne() {
+        lock.readLock().lock();
         try (Arena a = Arena.ofConfined()) {
+            if (closed) return null;
             MemorySegment out = a.allocate(ADDRESS);
             int rc = (int) IbvLib.call(RdmaCmLib.get().getCmEvent, ptr, out);
             if (rc != 0) {
                 int errno = IbvLib.errno();
-                if (errno == Errno.EAGAIN.value) return null; // another reader took it
+                if (errno == Errno.EAGAIN.value || errno == Errno.EINTR.value) return null;
                 throw IbvLib.failed("rdma_get_cm_event", errno, "event channel fd " + fd);
             }
             MemorySegment e = out.get(ADDRESS, 0).reinterpret(CM_EVENT_SIZE);
@@ -80,17 +106,22 @@ final class IbvEventChannel implements EventChannel {
             } finally {
                 IbvLib.call(RdmaCmLib.get().ackCmEvent, e);
             }
+        } finally {
+            lock.readLock().unlock();
         }
     }
 
     /** The event as a value: its ids as this provider's (a CONNECT_REQUEST's new one adopted), its private data copied. */
     private CmEvent event(MemorySegment e) {
-        CmEventType type = CmEventType.values()[e.get(JAVA_INT, CM_EVENT_EVENT)];
+        int kind = e.get(JAVA_INT, CM_EVENT_EVENT);
+        if (kind < 0 || kind >= CmEventType.values().length) return null; // newer rdma-core's (ADDRINFO_*, USER, INTERNAL)
+        CmEventType type = CmEventType.values()[kind];
         int status = e.get(JAVA_INT, CM_EVENT_STATUS);
         IbvCmId listener = ids.get(e.get(ADDRESS, CM_EVENT_LISTEN_ID).address());
         MemorySegment idPtr = e.get(ADDRESS, CM_EVENT_ID);
         IbvCmId id = ids.get(idPtr.address());
         if (type == CmEventType.CONNECT_REQUEST && id == null) id = adopt(idPtr, listener != null ? listener.portSpace() : PortSpace.TCP);
+        if (id == null) return null; // an id closed meanwhile: nobody to tell
         boolean ud = id != null && id.portSpace() == PortSpace.UDP;
         long param = CM_EVENT_PARAM;
         MemorySegment pdPtr = e.get(ADDRESS, param + (ud ? UP_PRIVATE_DATA : CP_PRIVATE_DATA));
@@ -117,13 +148,20 @@ final class IbvEventChannel implements EventChannel {
         return new CmEvent(type, id, listener, status, privateData, p, null);
     }
 
-    /** rdma_destroy_event_channel; its ids must be closed first (EBUSY), as librdmacm asks. */
+    /**
+     * rdma_destroy_event_channel; its ids must be closed first (EBUSY), as librdmacm asks. The contexts stay:
+     * librdmacm keeps one per device for the process.
+     */
     @Override
-    public synchronized void close() {
-        if (closed) return;
-        if (!ids.isEmpty()) throw new VerbsException("rdma_destroy_event_channel", Errno.EBUSY, ids.size() + " ids are still open on it");
-        closed = true;
-        for (IbvContext c : contexts.values()) c.close();
-        IbvLib.call(RdmaCmLib.get().destroyEventChannel, ptr);
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            if (closed) return;
+            if (!ids.isEmpty()) throw new VerbsException("rdma_destroy_event_channel", Errno.EBUSY, ids.size() + " ids are still open on it");
+            closed = true;
+            IbvLib.call(RdmaCmLib.get().destroyEventChannel, ptr);
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 }

@@ -74,9 +74,14 @@ final class IbvQp extends IbvResource implements QueuePair {
         return "ibv_destroy_qp";
     }
 
+    /** Run after the QP is gone: an rdma_cm id forgets it, as rdma_destroy_qp clears id->qp. */
+    volatile Runnable afterDestroy;
+
     @Override
     void destroy() {
         IbvLib.check(destroyVerb(), describe(), IbvLib.get().destroyQp, ptr);
+        Runnable after = afterDestroy;
+        if (after != null) after.run();
         pd.context.forget(ptr, this);
         arena.close();
     }

@@ -1,7 +1,6 @@
 package org.softrnic.emulator.ibverbs;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -56,7 +55,8 @@ final class RdmaCmLib {
         connect = fn("rdma_connect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         listen = fn("rdma_listen", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
         accept = fn("rdma_accept", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        reject = fn("rdma_reject", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_BYTE));
+        // uint8_t private_data_len: passed as an int (zero-extended), which every C compiler's callee reads right
+        reject = fn("rdma_reject", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
         disconnect = fn("rdma_disconnect", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         getCmEvent = fn("rdma_get_cm_event", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         ackCmEvent = fn("rdma_ack_cm_event", FunctionDescriptor.of(JAVA_INT, ADDRESS));

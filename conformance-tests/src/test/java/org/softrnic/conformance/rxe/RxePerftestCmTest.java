@@ -32,9 +32,20 @@ class RxePerftestCmTest {
                 "full, frames, write_lat, server", "full, udp, read_lat, client", "full, frames, read_lat, server"})
     void perftestConnectsThroughTheRdmaCm(String tier, String path, String test, String softrnicRole) throws Exception {
         Interop.tier(tier);
+        // perftest samples the guest's CPU clock for its report, and under TCG the sample is sometimes too noisy
+        // ("Correlation coefficient r^2 < 0.9 / Can't produce a report"): that run says nothing of the RDMA CM
+        for (int attempt = 1; ; attempt++) {
+            String g = run(path, test, softrnicRole, attempt);
+            if (g == null) return;
+            if (attempt == 2) throw new AssertionError("perftest in the guest could not sample its clock twice:\n" + g);
+        }
+    }
+
+    /** One run; null when it passed, the guest's output when perftest there could not sample its clock. */
+    private static String run(String path, String test, String softrnicRole, int attempt) throws Exception {
         int iters = 200;
         boolean softrnicServes = softrnicRole.equals("server");
-        try (RxeRun ns = RxeRun.on(path, "perftest-cm-" + path + "-" + test + "-" + softrnicRole)) {
+        try (RxeRun ns = RxeRun.on(path, "perftest-cm-" + path + "-" + test + "-" + softrnicRole + (attempt > 1 ? "-" + attempt : ""))) {
             Path pcap = ns.dir.resolve("link.pcap");
             List<String> args = new ArrayList<>(List.of("perftest", test, "-R", "--link", ns.softrnicLink(), "-n", "" + iters));
             if (softrnicServes) args.addAll(List.of("--timeout", "200"));
@@ -47,6 +58,7 @@ class RxePerftestCmTest {
             soft.waitFor(60, TimeUnit.SECONDS);
             String g = ns.output("guest");
             String mine = ns.output("softrnic");
+            if (!g.contains("[tool rc=0]") && g.contains("Can't produce a report")) return g + ns.errors("guest");
             assertTrue(g.contains("[tool rc=0]"), "ib_" + test + " -R failed:\n" + g + ns.errors("guest") + "\nsoftrnic:\n" + mine
                     + ns.errors("softrnic"));
             assertEquals(0, soft.exitValue(), mine + ns.errors("softrnic") + g);
@@ -58,6 +70,7 @@ class RxePerftestCmTest {
             assertTrue(client.contains(row), "the client's report has no row for " + size + " x " + iters + ":\n" + client);
             Interop.assertEveryIcrcValid(pcap, iters);
             CmTsharkCheck.assertTsharkAgrees(pcap, ns.dir);
+            return null;
         }
     }
 }

@@ -40,8 +40,19 @@ class RxePerftestTest {
                 "full, tap, atomic_bw, server", "full, tap, send_bw, client"})
     void perftestCompletesAgainstSoftrnic(String tier, String path, String test, String softrnicRole) throws Exception {
         Interop.tier(tier);
+        // perftest samples the guest's CPU clock for its report; under TCG the sample is sometimes too noisy
+        // ("Correlation coefficient r^2 < 0.9 / Can't produce a report"): such a run is made again, once
+        for (int attempt = 1; ; attempt++) {
+            String g = run(path, test, softrnicRole, attempt);
+            if (g == null) return;
+            if (attempt == 2) throw new AssertionError("perftest in the guest could not sample its clock twice:\n" + g);
+        }
+    }
+
+    /** One run; null when it passed, the guest's output when perftest there could not sample its clock. */
+    private static String run(String path, String test, String softrnicRole, int attempt) throws Exception {
         int iters = 200;
-        String label = "perftest-" + path + "-" + test + "-" + softrnicRole;
+        String label = "perftest-" + path + "-" + test + "-" + softrnicRole + (attempt > 1 ? "-" + attempt : "");
         try (RxeRun ns = RxeRun.on(path, label)) {
             Path pcap = ns.dir.resolve("link.pcap");
             String tool = "timeout 200 ib_" + test + " -d rxe0 -x $GID4 -n " + iters;
@@ -52,6 +63,7 @@ class RxePerftestTest {
                     "-n", "" + iters, "-p", oob), tool, done, pcap);
             String g = ns.output("guest");
             String mine = ns.output("softrnic");
+            if (!g.contains("[tool rc=0]") && g.contains("Can't produce a report")) return g + ns.errors("guest");
             assertEquals(0, soft.exitValue(), mine + ns.errors("softrnic") + g);
             assertTrue(g.contains("[tool rc=0]"), "ib_" + test + " failed:\n" + g + ns.errors("guest"));
             boolean lat = test.endsWith("_lat");
@@ -65,6 +77,7 @@ class RxePerftestTest {
             String title = TITLES.get(test);
             assertTrue(g.contains(title) && mine.contains(title), title + "\n" + g + mine);
             Interop.assertEveryIcrcValid(pcap, iters);
+            return null;
         }
     }
 

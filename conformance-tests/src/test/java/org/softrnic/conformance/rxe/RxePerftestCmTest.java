@@ -32,13 +32,7 @@ class RxePerftestCmTest {
                 "full, frames, write_lat, server", "full, udp, read_lat, client", "full, frames, read_lat, server"})
     void perftestConnectsThroughTheRdmaCm(String tier, String path, String test, String softrnicRole) throws Exception {
         Interop.tier(tier);
-        // perftest samples the guest's CPU clock for its report, and under TCG the sample is sometimes too noisy
-        // ("Correlation coefficient r^2 < 0.9 / Can't produce a report"): that run says nothing of the RDMA CM
-        for (int attempt = 1; ; attempt++) {
-            String g = run(path, test, softrnicRole, attempt);
-            if (g == null) return;
-            if (attempt == 2) throw new AssertionError("perftest in the guest could not sample its clock twice:\n" + g);
-        }
+        Interop.perftestWithClockRetry(attempt -> run(path, test, softrnicRole, attempt));
     }
 
     /** One run; null when it passed, the guest's output when perftest there could not sample its clock. */

@@ -40,13 +40,7 @@ class RxePerftestTest {
                 "full, tap, atomic_bw, server", "full, tap, send_bw, client"})
     void perftestCompletesAgainstSoftrnic(String tier, String path, String test, String softrnicRole) throws Exception {
         Interop.tier(tier);
-        // perftest samples the guest's CPU clock for its report; under TCG the sample is sometimes too noisy
-        // ("Correlation coefficient r^2 < 0.9 / Can't produce a report"): such a run is made again, once
-        for (int attempt = 1; ; attempt++) {
-            String g = run(path, test, softrnicRole, attempt);
-            if (g == null) return;
-            if (attempt == 2) throw new AssertionError("perftest in the guest could not sample its clock twice:\n" + g);
-        }
+        Interop.perftestWithClockRetry(attempt -> run(path, test, softrnicRole, attempt));
     }
 
     /** One run; null when it passed, the guest's output when perftest there could not sample its clock. */

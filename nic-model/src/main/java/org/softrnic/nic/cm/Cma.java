@@ -416,7 +416,6 @@ public final class Cma {
             return;
         }
         int qpn = (int) CmMessage.SIDR_REP.field("local_qpn").get(mad);
-        if (id.state == CmaState.DESTROYING) return;
         events.accept(new CmaEvent(CmEventType.ESTABLISHED, id, null, 0, pd, null, new UdParam(route(id), qpn, qkey)));
     }
 

@@ -68,8 +68,30 @@ public final class QueuePair {
         return mtuBytes;
     }
 
-    /** Kept beside the QP's other hot fields: the attributes are another object, another cache miss a packet. */
+    /**
+     * The attributes every packet reads, kept beside the QP's other hot fields: the attributes are another
+     * object, another cache miss a packet when thousands of QPs take turns. {@link #apply} keeps them equal.
+     */
     private int mtuBytes = Mtu.MTU_1024.bytes;
+    private int destQpn;
+    private int accessFlags;
+    private int maxRdAtomic;
+    private int ackTimeout;
+    private int retryCnt;
+    private int rnrRetry;
+
+    /** The connected peer's QPN (dest_qp_num). */
+    public int destQpn() { return destQpn; }
+    /** qp_access_flags: what the responder lets remote requests do. */
+    public int accessFlags() { return accessFlags; }
+    /** max_rd_atomic: READs and atomics the requester keeps outstanding. */
+    public int maxRdAtomic() { return maxRdAtomic; }
+    /** The local ACK timeout's exponent (timeout). */
+    public int ackTimeout() { return ackTimeout; }
+    /** retry_cnt: how often a request is sent again after a timeout or a sequence NAK. */
+    public int retryCnt() { return retryCnt; }
+    /** rnr_retry: how often after an RNR NAK; 7 is for ever. */
+    public int rnrRetry() { return rnrRetry; }
 
     /** Sets the path MTU (the device's, for UD at RTR). */
     public void pathMtu(Mtu mtu) {
@@ -85,21 +107,21 @@ public final class QueuePair {
     /** ibv_modify_qp's effect on the attributes: the ones {@code mask} names are taken from {@code a}. */
     public void apply(QpAttr a, int mask) {
         QpAttr q = attr;
-        if ((mask & QpAttrMask.ACCESS_FLAGS) != 0) q.qpAccessFlags = a.qpAccessFlags;
+        if ((mask & QpAttrMask.ACCESS_FLAGS) != 0) q.qpAccessFlags = accessFlags = a.qpAccessFlags;
         if ((mask & QpAttrMask.PKEY_INDEX) != 0) q.pkeyIndex = a.pkeyIndex;
         if ((mask & QpAttrMask.PORT) != 0) q.portNum = a.portNum;
         if ((mask & QpAttrMask.QKEY) != 0) q.qkey = a.qkey;
         if ((mask & QpAttrMask.AV) != 0) q.ahAttr = a.ahAttr;
         if ((mask & QpAttrMask.PATH_MTU) != 0) pathMtu(a.pathMtu);
-        if ((mask & QpAttrMask.TIMEOUT) != 0) q.timeout = a.timeout;
-        if ((mask & QpAttrMask.RETRY_CNT) != 0) q.retryCnt = a.retryCnt;
-        if ((mask & QpAttrMask.RNR_RETRY) != 0) q.rnrRetry = a.rnrRetry;
+        if ((mask & QpAttrMask.TIMEOUT) != 0) q.timeout = ackTimeout = a.timeout;
+        if ((mask & QpAttrMask.RETRY_CNT) != 0) q.retryCnt = retryCnt = a.retryCnt;
+        if ((mask & QpAttrMask.RNR_RETRY) != 0) q.rnrRetry = rnrRetry = a.rnrRetry;
         if ((mask & QpAttrMask.RQ_PSN) != 0) q.rqPsn = a.rqPsn & 0xffffff;
-        if ((mask & QpAttrMask.MAX_QP_RD_ATOMIC) != 0) q.maxRdAtomic = a.maxRdAtomic;
+        if ((mask & QpAttrMask.MAX_QP_RD_ATOMIC) != 0) q.maxRdAtomic = maxRdAtomic = a.maxRdAtomic;
         if ((mask & QpAttrMask.MIN_RNR_TIMER) != 0) q.minRnrTimer = a.minRnrTimer;
         if ((mask & QpAttrMask.SQ_PSN) != 0) q.sqPsn = a.sqPsn & 0xffffff;
         if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) q.maxDestRdAtomic = a.maxDestRdAtomic;
-        if ((mask & QpAttrMask.DEST_QPN) != 0) q.destQpNum = a.destQpNum;
+        if ((mask & QpAttrMask.DEST_QPN) != 0) q.destQpNum = destQpn = a.destQpNum;
         if ((mask & QpAttrMask.EN_SQD_ASYNC_NOTIFY) != 0) q.sqDrainNotify = a.sqDrainNotify;
     }
 }

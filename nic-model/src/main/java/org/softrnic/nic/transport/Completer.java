@@ -284,11 +284,11 @@ final class Completer {
     private void advance(QpContext c, int nextUnacked) {
         if (Psn.diff(nextUnacked, c.comp.psn) > 0) c.comp.psn = nextUnacked;
         c.comp.retrying = false;
-        c.comp.retryLeft = c.qp.attr().retryCnt;
-        c.comp.rnrRetryLeft = c.qp.attr().rnrRetry;
+        c.comp.retryLeft = c.qp.retryCnt();
+        c.comp.rnrRetryLeft = c.qp.rnrRetry();
         // a completion that overflowed its CQ has put the QP in ERR: no timer for it
         boolean outstanding = c.comp.psn != c.req.psn && c.qp.state() != QpState.ERR;
-        long t = Engine.timeoutNanos(c.qp.attr().timeout);
+        long t = Engine.timeoutNanos(c.qp.ackTimeout());
         c.comp.retransmitAt(outstanding && t != QpContext.NEVER ? engine.now() + t : QpContext.NEVER);
     }
 
@@ -333,7 +333,7 @@ final class Completer {
             k.status = WcStatus.RNR_RETRY_EXC_ERR;
             return State.ERROR;
         }
-        if (c.qp.attr().rnrRetry != 7) c.comp.rnrRetryLeft--;
+        if (c.qp.rnrRetry() != 7) c.comp.rnrRetryLeft--;
         c.comp.retransmitAt(QpContext.NEVER);
         c.comp.rnrAt(engine.now() + RnrTimer.micros(k.p.aeth().syndrome() & 0x1f) * 1000L);
         c.comp.rnrRetryPsn = psn;

@@ -31,7 +31,7 @@ final class Replies {
     }
 
     void ack(QpContext c, int syndrome, int ackPsn) {
-        FrameWriter w = engine.begin(c.template, Opcode.RC_ACKNOWLEDGE, c.qp.attr().destQpNum, ackPsn);
+        FrameWriter w = engine.begin(c.template, Opcode.RC_ACKNOWLEDGE, c.qp.destQpn(), ackPsn);
         w.aeth().syndrome(syndrome).msn(c.resp.msn);
         engine.transmit(0);
     }
@@ -68,7 +68,7 @@ final class Replies {
         for (int i = 0; i < packets; i++) {
             Position pos = Opcodes.position(i == 0 && startsMessage, i == packets - 1);
             Opcode rop = Opcodes.cached(Transport.RC, OpClass.RDMA_READ_RESPONSE, pos, false, false);
-            FrameWriter w = engine.begin(c.template, rop, c.qp.attr().destQpNum, Psn.add(first, i));
+            FrameWriter w = engine.begin(c.template, rop, c.qp.destQpn(), Psn.add(first, i));
             if (rop.hasAeth()) w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(c.resp.msn);
             int chunk = (int) Math.min(mtu, length - (long) i * mtu);
             if (chunk > 0) {
@@ -127,7 +127,7 @@ final class Replies {
     }
 
     private void atomicAck(QpContext c, int ackPsn, long original, int msn) {
-        FrameWriter w = engine.begin(c.template, Opcode.RC_ATOMIC_ACKNOWLEDGE, c.qp.attr().destQpNum, ackPsn);
+        FrameWriter w = engine.begin(c.template, Opcode.RC_ATOMIC_ACKNOWLEDGE, c.qp.destQpn(), ackPsn);
         w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(msn);
         w.atomicAckEth().orig(original);
         engine.transmit(0);
@@ -135,7 +135,7 @@ final class Replies {
 
     /** The answer to FLUSH and ATOMIC_WRITE: a zero-length RDMA READ RESPONSE ONLY carrying an ACK. */
     private void readResponseAck(QpContext c, int ackPsn, int msn) {
-        FrameWriter w = engine.begin(c.template, Opcode.RC_RDMA_READ_RESPONSE_ONLY, c.qp.attr().destQpNum, ackPsn);
+        FrameWriter w = engine.begin(c.template, Opcode.RC_RDMA_READ_RESPONSE_ONLY, c.qp.destQpn(), ackPsn);
         w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(msn);
         engine.transmit(0);
     }

@@ -61,7 +61,7 @@ final class Requester {
             if (w.state == SendWqe.State.POSTED) {
                 if (rc && (w.sendFlags & SendFlags.FENCE) != 0 && c.req.outstandingReadAtomic > 0) return Stop.FENCE;
                 // max_rd_atomic 0 lets none out, as rxe's rd_atomic count does (the request waits for ever)
-                if (rc && w.opcode.needsResponse() && c.req.outstandingReadAtomic >= qp.attr().maxRdAtomic) {
+                if (rc && w.opcode.needsResponse() && c.req.outstandingReadAtomic >= qp.maxRdAtomic()) {
                     return Stop.RD_ATOMIC_LIMIT;
                 }
                 // the device's window admits whole messages: a message half sent would hold its share with no ACK to come
@@ -212,7 +212,7 @@ final class Requester {
         Opcode op = Opcodes.cached(t, cls, p, imm, inv);
         boolean ud = qp.type() == QpType.UD;
         FrameTemplate tpl = ud ? engine.udTemplate(c, w.udAv) : c.template;
-        int dqpn = ud ? w.remoteQpn : qp.attr().destQpNum;
+        int dqpn = ud ? w.remoteQpn : qp.destQpn();
         int psn = c.req.psn;
         // rxe: noack_pkts++ > RXE_MAX_PKT_PER_ACK, so a middle packet asks every 66th
         // rxe asks on RC and on QP1 (IB_QPT_GSI is neither UD nor UC there: its MADs carry AckReq, as captured),
@@ -265,7 +265,7 @@ final class Requester {
         long remaining = w.length - w.sent;
         int packets = (int) Math.max(1, (remaining + mtu - 1) / mtu);
         int psn = c.req.psn;
-        FrameWriter fw = engine.begin(c.template, Opcode.RC_RDMA_READ_REQUEST, qp.attr().destQpNum, psn);
+        FrameWriter fw = engine.begin(c.template, Opcode.RC_RDMA_READ_REQUEST, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         fw.reth().va(w.remoteAddr + w.sent).rkey(w.rkey).dlen((int) remaining);
         engine.transmit(0);
@@ -276,7 +276,7 @@ final class Requester {
         QueuePair qp = c.qp;
         Opcode op = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD;
         int psn = c.req.psn;
-        FrameWriter fw = engine.begin(c.template, op, qp.attr().destQpNum, psn);
+        FrameWriter fw = engine.begin(c.template, op, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         long swapAdd = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
         long compare = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
@@ -289,7 +289,7 @@ final class Requester {
     private void sendFlush(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
         int psn = c.req.psn;
-        FrameWriter fw = engine.begin(c.template, Opcode.RC_FLUSH, qp.attr().destQpNum, psn);
+        FrameWriter fw = engine.begin(c.template, Opcode.RC_FLUSH, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         fw.feth().set(w.flushType, w.flushLevel);
         fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.flushLength);
@@ -301,7 +301,7 @@ final class Requester {
     private void sendAtomicWrite(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
         int psn = c.req.psn;
-        FrameWriter fw = engine.begin(c.template, Opcode.RC_ATOMIC_WRITE, qp.attr().destQpNum, psn);
+        FrameWriter fw = engine.begin(c.template, Opcode.RC_ATOMIC_WRITE, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen(8);
         copyPayload(w, fw, 8);
@@ -322,7 +322,7 @@ final class Requester {
 
     private void armTimer(QpContext c) {
         if (!c.comp.retransmitArmed()) {
-            long t = Engine.timeoutNanos(c.qp.attr().timeout);
+            long t = Engine.timeoutNanos(c.qp.ackTimeout());
             c.comp.retransmitAt(t == QpContext.NEVER ? QpContext.NEVER : engine.now() + t);
         }
     }

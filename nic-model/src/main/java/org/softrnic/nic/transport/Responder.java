@@ -180,7 +180,7 @@ final class Responder {
     }
 
     private State checkOpValid(PacketInfo k) {
-        int access = k.c.qp.attr().qpAccessFlags;
+        int access = k.c.qp.accessFlags();
         int needed = switch (k.op.opClass) {
             case RDMA_WRITE, ATOMIC_WRITE -> Access.REMOTE_WRITE;
             case RDMA_READ_REQUEST -> Access.REMOTE_READ;

@@ -16,8 +16,9 @@ import org.softrnic.verbs.SendWr;
 
 /**
  * How a soft RNIC scales with RC QPs: the heap a connected QP costs before and after it has carried
- * traffic (both idle when measured), and the aggregate 4 KiB RDMA WRITE rate when the work is spread round-robin over 1, 100 and 10 000 QPs (one thread, no I/O). The QPs
- * have perftest's default depth: 128 send and 128 receive WRs.
+ * traffic (both idle when measured), and the aggregate 4 KiB RDMA WRITE rate when the work is spread round-robin
+ * over 1, 100 and 10 000 QPs (one thread, no I/O), with the time per message split between posting and the
+ * link's pump. The QPs have perftest's default depth: 128 send and 128 receive WRs.
  */
 public final class QpScale {
     private static final int SIZE = 4096;
@@ -31,8 +32,8 @@ public final class QpScale {
             return;
         }
         System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin, one thread, no I/O:%n", SIZE);
-        System.out.printf("%8s %20s %20s %14s %14s %12s%n", "QPs", "heap/new QP [B]", "heap/used QP [B]", "messages/s",
-                "packets/s", "MB/s");
+        System.out.printf("%8s %20s %20s %14s %14s %12s %10s %10s%n", "QPs", "heap/new QP [B]", "heap/used QP [B]", "messages/s",
+                "packets/s", "MB/s", "post [ns]", "pump [ns]");
         double at100 = 0;
         for (int n : new int[] {1, 100, 10_000}) {
             double rate = run(n, seconds);
@@ -73,28 +74,39 @@ public final class QpScale {
         long[] packets = drive(a, qa, write, link, seconds);
         double s = (System.nanoTime() - t0) / 1e9;
         long after = usedHeap();
-        System.out.printf("%8d %20s %20s %14.0f %14.0f %12.1f%n", n, heap(n, perQp), heap(n, (after - before) / (2L * n)),
-                packets[0] / s, packets[1] / s, packets[0] * (double) SIZE / s / 1e6);
+        System.out.printf("%8d %20s %20s %14.0f %14.0f %12.1f %10.0f %10.0f%n", n, heap(n, perQp), heap(n, (after - before) / (2L * n)),
+                packets[0] / s, packets[1] / s, packets[0] * (double) SIZE / s / 1e6, packets[2] / (double) packets[0],
+                packets[3] / (double) packets[0]);
         Reference.reachabilityFence(a); // the devices hold the QPs being measured
         Reference.reachabilityFence(b);
         return packets[0] / s;
     }
 
-    /** Posts one WRITE per QP in turn, pumping the link every 64 posts; returns {messages, packets}. */
+    /**
+     * Posts one WRITE per QP in turn, pumping the link every 64 posts; returns {messages, packets, nanoseconds
+     * posting (the requester builds each packet), nanoseconds pumping (the responder, its ACK, the completer)}.
+     */
     private static long[] drive(Nic a, QueuePair[] qps, SendWr write, Loopback link, double seconds) {
         long deadline = System.nanoTime() + (long) (seconds * 1e9);
         long messages = 0;
         long packets = 0;
+        long posting = 0;
+        long pumping = 0;
         int q = 0;
-        while (System.nanoTime() < deadline) {
+        long now = System.nanoTime();
+        while (now < deadline) {
             for (int k = 0; k < 64; k++) {
                 a.postSend(qps[q], write);
                 q = q + 1 == qps.length ? 0 : q + 1;
             }
+            long posted = System.nanoTime();
             messages += 64;
             packets += link.pump();
+            posting += posted - now;
+            now = System.nanoTime();
+            pumping += now - posted;
         }
-        return new long[] {messages, packets};
+        return new long[] {messages, packets, posting, pumping};
     }
 
     /** One QP's share is lost in the GC's noise; the figure means something from 100 QPs on. */

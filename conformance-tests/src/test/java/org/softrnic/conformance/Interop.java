@@ -40,12 +40,41 @@ public final class Interop {
         if (second != null) throw new AssertionError("perftest in the guest could not sample its clock twice:\n" + second);
     }
 
-    /** qemu, the guest's tools, and root or password-less sudo (for network namespaces and taps). */
+    /**
+     * qemu, the guest's tools, root or password-less sudo (for network namespaces and taps), and the guest's
+     * kernel: downloaded and unpacked once, before any rung's own timeouts start.
+     */
     public static void requireRxeGuest() {
         for (String tool : List.of("qemu-system-x86_64", "ibv_rc_pingpong", "busybox", "ip")) Tools.require(tool);
         boolean privileged = asRoot().isEmpty() || succeeds("sudo", "-n", "true");
         if (!privileged && Tools.inCi()) fail("the rxe interop suites need root or password-less sudo for network namespaces");
         Assumptions.assumeTrue(privileged, "the rxe interop suites need root or password-less sudo for network namespaces");
+        String kernel = guestKernel();
+        if (!kernel.isEmpty() && Tools.inCi()) fail("the rxe guest's kernel could not be prepared:\n" + kernel);
+        Assumptions.assumeTrue(kernel.isEmpty(), "the rxe guest's kernel could not be prepared:\n" + kernel);
+    }
+
+    /** What scripts/rxe-peer --prepare said when it failed, or "" once it succeeded; run once per JVM. */
+    private static String guestKernelError;
+
+    /**
+     * A fresh machine's first guest downloads Debian's kernel package. Done inside a rung, a slow or retried
+     * download ran into that rung's own timeouts; done here, each rung finds the kernel ready.
+     */
+    private static synchronized String guestKernel() {
+        if (guestKernelError != null) return guestKernelError;
+        Path script = Path.of("..").toAbsolutePath().normalize().resolve("scripts/rxe-peer");
+        try {
+            Process p = new ProcessBuilder(script.toString(), "--prepare").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            guestKernelError = p.waitFor() == 0 ? "" : out;
+        } catch (java.io.IOException e) {
+            guestKernelError = e.toString();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+        return guestKernelError;
     }
 
     /** A tool the suite runs: in CI its absence fails, elsewhere it skips. */

@@ -53,7 +53,10 @@ public final class QueuePair {
     public Ring<SendWqe> sq() { return sq; }
     /** The QP's own receive queue, or null when it receives from an SRQ. */
     public Ring<RecvWqe> rq() { return rq; }
-    /** The attributes as last set (what ibv_query_qp returns). */
+    /**
+     * The attributes as last set (what ibv_query_qp returns). Read-only: they change through {@link #apply},
+     * which keeps the copies the engine reads per packet equal to them.
+     */
     public QpAttr attr() { return attr; }
     public QpState state() { return state; }
 

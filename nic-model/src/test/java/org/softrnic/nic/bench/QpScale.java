@@ -41,7 +41,7 @@ public final class QpScale {
             else if (n == 10_000) System.out.printf("messages/s at 10 000 QPs / at 100 QPs, same run: %.2f%n", rate / at100);
         }
         // 100 QPs' state fits the core's own cache; 10 000 QPs' (both devices) does not
-        System.out.println(MemoryLadder.line(1, 4, 8, 16, 64));
+        System.out.println(MemoryLadder.line((int) (seconds * 5_000_000), 1, 4, 8, 16, 64));
     }
 
     /** One row; returns its messages/s. */

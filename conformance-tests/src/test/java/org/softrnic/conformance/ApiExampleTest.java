@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /** The README's Java API example is the file examples/RcWrite.java, word for word, and it runs and checks out. */
 class ApiExampleTest {
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path ROOT = Interop.ROOT;
 
     @Test
     void theReadmeShowsTheExampleFileVerbatim() throws Exception {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * RxeCmExampleTest runs the same file against rxe's own rping.
  */
 class CmExampleTest {
-    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static final Path ROOT = Interop.ROOT;
     static final String PING = "rdma-ping-0: ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqr";
 
     @Test

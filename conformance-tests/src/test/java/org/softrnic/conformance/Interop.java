@@ -13,6 +13,9 @@ public final class Interop {
     private Interop() {
     }
 
+    /** The project's root: Maven runs each module's tests in that module's folder. */
+    public static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
     /**
      * Skips a rung that only the full matrix runs ({@code -Pinterop-full}, system property
      * softrnic.interop=full); "ci" rungs always run.
@@ -63,7 +66,7 @@ public final class Interop {
      */
     private static synchronized String guestKernel() {
         if (guestKernelError != null) return guestKernelError;
-        Path script = Path.of("..").toAbsolutePath().normalize().resolve("scripts/rxe-peer");
+        Path script = ROOT.resolve("scripts/rxe-peer");
         try {
             Process p = new ProcessBuilder(script.toString(), "--prepare").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes());

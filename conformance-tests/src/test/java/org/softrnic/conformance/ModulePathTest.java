@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * softrnic's own modules only). The class path, the common case, is {@link ApiExampleTest}'s.
  */
 class ModulePathTest {
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path ROOT = Interop.ROOT;
 
     /** softrnic's jars and their dependencies, from this test's class path: the module path a user would give. */
     static String modulePath() {

@@ -17,7 +17,7 @@ import org.softrnic.conformance.Interop;
  * dissector does, field by field, and every ICRC rxe computed checks out.
  */
 class RxeGuestPairTest {
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path ROOT = Interop.ROOT;
 
     @Test
     void rpingBetweenTwoRxeGuestsDecodesAsTsharkReadsIt() throws Exception {

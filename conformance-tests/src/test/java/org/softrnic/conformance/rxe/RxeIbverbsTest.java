@@ -21,7 +21,7 @@ import org.softrnic.conformance.Interop;
  * guest must exchange verified data with `softrnic pingpong` on the soft provider on the host, both ways.
  */
 class RxeIbverbsTest {
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path ROOT = Interop.ROOT;
     static final Path JAR = ROOT.resolve("cli/target/softrnic.jar");
     /** The CLI in the guest, from the run's job folder (the host's JDK, shared read-only). */
     static final String JAVA = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java --enable-native-access=ALL-UNNAMED -jar $JOB/softrnic.jar";

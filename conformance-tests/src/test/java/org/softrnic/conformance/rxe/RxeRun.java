@@ -26,7 +26,7 @@ public final class RxeRun implements AutoCloseable {
     /** softrnic's MAC on both paths: the frame port makes it from the address, and the tap is given it. */
     public static final String HOST_MAC = "02:00:c0:00:02:64";
     private static final AtomicInteger NEXT = new AtomicInteger();
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path ROOT = org.softrnic.conformance.Interop.ROOT;
 
     private final String name = "softrnic-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet();
     private final List<Process> started = new ArrayList<>();

@@ -73,15 +73,15 @@ public final class QpScale {
         SendWr write = Loopback.write(mra, SIZE, mrb);
         drive(a, qa, write, link, seconds / 2); // warm-up
         long t0 = System.nanoTime();
-        long[] packets = drive(a, qa, write, link, seconds);
+        long[] drove = drive(a, qa, write, link, seconds);
         double s = (System.nanoTime() - t0) / 1e9;
         long after = usedHeap();
         System.out.printf("%8d %20s %20s %14.0f %14.0f %12.1f %10.0f %10.0f%n", n, heap(n, perQp), heap(n, (after - before) / (2L * n)),
-                packets[0] / s, packets[1] / s, packets[0] * (double) SIZE / s / 1e6, packets[2] / (double) packets[0],
-                packets[3] / (double) packets[0]);
+                drove[0] / s, drove[1] / s, drove[0] * (double) SIZE / s / 1e6, drove[2] / (double) drove[0],
+                drove[3] / (double) drove[0]);
         Reference.reachabilityFence(a); // the devices hold the QPs being measured
         Reference.reachabilityFence(b);
-        return packets[0] / s;
+        return drove[0] / s;
     }
 
     /**

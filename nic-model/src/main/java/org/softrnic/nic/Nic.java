@@ -432,6 +432,18 @@ public final class Nic {
         if (agent != null) agent.poll();
     }
 
+    /** The most packets {@link #warm} takes at once. */
+    public static final int BURST = Engine.BURST;
+
+    /**
+     * Loads the state of the QPs that received packets {@code from} to {@code from + n} go to (the first
+     * {@link #BURST}), before they are handed to {@link #receive} one by one: a link that has several
+     * packets at hand calls it first, so that their cache misses overlap. It only reads.
+     */
+    public void warm(PacketBuffer[] buffers, int[] offsets, int[] lengths, int from, int n) {
+        engine.warm(buffers, offsets, lengths, from, n);
+    }
+
     private DeviceAgent agent;
 
     /** Attaches the consumer that lives in the device (the CM on QP1); one per device. */

@@ -39,7 +39,11 @@ public final class SimFabric {
     /** Delivery leaves room in front of the IP header, as a link does for its own header. */
     private static final int RX_HEADROOM = org.softrnic.wire.PacketBuffer.HEADROOM;
     // native like the devices' own buffers: mixing heap and native segments slows every accessor site
-    private final PacketBuffer rx = PacketBuffer.allocate(java.lang.foreign.Arena.ofAuto(), 16384);
+    private final PacketBuffer[] rx = new PacketBuffer[Nic.BURST];
+    private static final int RX_BYTES = 16384;
+    private final int[] rxOffsets = new int[Nic.BURST];
+    private final int[] rxLengths = new int[Nic.BURST];
+    private final InFlight[] burst = new InFlight[Nic.BURST];
     private LinkFaults faults = LinkFaults.NONE;
     /** By sending and receiving device index; null where the fabric-wide faults apply. */
     private LinkFaults[][] linkFaults = new LinkFaults[0][];
@@ -190,15 +194,45 @@ public final class SimFabric {
             clock.advanceTo(Math.max(t, clock.nanoTime()));
             events++;
             if (nextPacket <= nextTimer) {
-                inFlight.poll();
-                java.lang.foreign.MemorySegment.copy(next.bytes(), 0, rx.segment, java.lang.foreign.ValueLayout.JAVA_BYTE,
-                        RX_HEADROOM, next.bytes().length);
-                nics.get(next.to()).receive(rx, RX_HEADROOM, next.bytes().length);
+                events += deliver(t, done) - 1;
             } else {
                 for (Nic n : nics) if (n.nextDeadline() <= t) n.runTimers();
             }
         }
         return events;
+    }
+
+    /**
+     * Delivers the packets due at {@code t} to the device the first of them goes to, the next ones too while
+     * they go there (at most {@link Nic#BURST}): the device is handed them as one burst, so that it loads
+     * their QPs' state together. They arrive one by one as before, {@code done} asked after each; the ones
+     * left when it holds go back in flight, in their place. Returns how many arrived.
+     */
+    private int deliver(long t, java.util.function.BooleanSupplier done) {
+        int to = inFlight.peek().to();
+        int n = 0;
+        while (n < Nic.BURST && inFlight.peek() != null && inFlight.peek().at() == t && inFlight.peek().to() == to) {
+            InFlight p = inFlight.poll();
+            if (rx[n] == null) rx[n] = PacketBuffer.allocate(java.lang.foreign.Arena.ofAuto(), RX_BYTES);
+            java.lang.foreign.MemorySegment.copy(p.bytes(), 0, rx[n].segment, java.lang.foreign.ValueLayout.JAVA_BYTE,
+                    RX_HEADROOM, p.bytes().length);
+            burst[n] = p;
+            rxOffsets[n] = RX_HEADROOM;
+            rxLengths[n++] = p.bytes().length;
+        }
+        Nic nic = nics.get(to);
+        nic.warm(rx, rxOffsets, rxLengths, 0, n);
+        int i = 0;
+        while (i < n) {
+            nic.receive(rx[i], RX_HEADROOM, rxLengths[i]);
+            burst[i++] = null;
+            if (i < n && done.getAsBoolean()) break;
+        }
+        for (int j = i; j < n; j++) {
+            inFlight.add(burst[j]); // its own time and sequence number: back in its place
+            burst[j] = null;
+        }
+        return i;
     }
 
     /** Runs until idle, with a generous bound against livelock. */

@@ -119,7 +119,7 @@ public final class Engine {
     }
 
     /** The context of QP {@code qpn}, or null. */
-    private QpContext context(int qpn) {
+    QpContext context(int qpn) {
         QpContext[] t = byQpn;
         return qpn >= 0 && qpn < t.length ? t[qpn] : qpn >= DIRECT_QPNS ? contexts.get(qpn) : null;
     }
@@ -280,6 +280,16 @@ public final class Engine {
     /** The RC PSNs in flight as the device's window counts them (0 without a window). */
     public long txInFlight() {
         return txWindow.inFlight();
+    }
+
+    private final Warmer warmer = new Warmer();
+
+    /** The most packets {@link #warm} takes at once. */
+    public static final int BURST = Warmer.BURST;
+
+    /** See {@link org.softrnic.nic.Nic#warm}. */
+    public void warm(PacketBuffer[] buffers, int[] offsets, int[] lengths, int from, int n) {
+        warmer.warm(buffers, offsets, lengths, from, n, this);
     }
 
     /** One received IP packet (IPv4 or IPv6, UDP, RoCEv2). */

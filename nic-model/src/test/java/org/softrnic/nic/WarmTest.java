@@ -12,9 +12,9 @@ import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.wire.PacketBuffer;
 
 /**
- * {@link Nic#warm} only reads: whatever bytes a link hands it (too short, not IP, QPNs that exist or not, more
- * packets than a burst), it reads inside each packet's length, throws nothing and changes nothing a packet
- * could, and the device then receives as before.
+ * {@link Nic#warm} only reads: whatever a link hands it (packets too short or not IP, QPNs that exist or not,
+ * more packets than a burst, offsets and lengths outside the buffer), it reads inside each packet's length,
+ * throws nothing and changes nothing a packet could, and the device then receives as before.
  */
 class WarmTest {
     @Test
@@ -43,6 +43,12 @@ class WarmTest {
         Map<String, Long> before = p.b.nic.counters().snapshot();
         p.b.nic.warm(buffers, offsets, lengths, 0, n);
         p.b.nic.warm(buffers, offsets, lengths, 5, 3);
+        // a link's mistakes: a negative offset, a length past the buffer, a packet further in its buffer, IHL 1
+        byte[] real = new byte[64];
+        real[8] = 0x41;
+        real[8 + 35] = (byte) p.b.qp.qpn();
+        PacketBuffer one = PacketBuffer.wrap(real);
+        p.b.nic.warm(new PacketBuffer[] {one, one, one, one}, new int[] {-4, 0, 8, 60}, new int[] {40, 65, 56, 40}, 0, 4);
         assertEquals(before, p.b.nic.counters().snapshot());
 
         p.b.postRecv(1, 0, 64);

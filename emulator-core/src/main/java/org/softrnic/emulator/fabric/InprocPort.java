@@ -208,15 +208,18 @@ public final class InprocPort implements Port {
     private final int[] offsets = new int[Nic.BURST];
     private final int[] lengths = new int[Nic.BURST];
 
-    /** Receives the first {@code k} frames of {@link #burst} in order; if one fails, the ones after it wait in {@link #held} again. */
+    /**
+     * Receives the first {@code k} frames of {@link #burst} in order, each given back once; if one fails, the
+     * ones not yet received wait in {@link #held} again, in their places.
+     */
     private void receive(Nic nic, int k) {
-        nic.warm(buffers, offsets, lengths, 0, k);
-        int i = 0;
+        int next = 0;
         try {
-            for (; i < k; i++) {
-                Frame f = burst[i];
-                burst[i] = null;
-                buffers[i] = null;
+            nic.warm(buffers, offsets, lengths, 0, k);
+            while (next < k) {
+                Frame f = burst[next];
+                burst[next] = null;
+                buffers[next++] = null;
                 try {
                     nic.receive(f.buffer, f.offset, f.length);
                 } finally {
@@ -224,7 +227,7 @@ public final class InprocPort implements Port {
                 }
             }
         } finally {
-            for (int j = i + 1; j < k; j++) {
+            for (int j = next; j < k; j++) {
                 held.add(burst[j]); // their order numbers put them back first
                 burst[j] = null;
                 buffers[j] = null;

@@ -38,12 +38,17 @@ public final class SimFabric {
     private final List<Packet> trace = new ArrayList<>();
     /** Delivery leaves room in front of the IP header, as a link does for its own header. */
     private static final int RX_HEADROOM = org.softrnic.wire.PacketBuffer.HEADROOM;
-    // native like the devices' own buffers: mixing heap and native segments slows every accessor site
-    private final PacketBuffer[] rx = new PacketBuffer[Nic.BURST];
     private static final int RX_BYTES = 16384;
+    /** A burst on its way into a device (see {@link #deliver}); its buffers are made when first needed. */
+    private final PacketBuffer[] rx = new PacketBuffer[Nic.BURST];
     private final int[] rxOffsets = new int[Nic.BURST];
     private final int[] rxLengths = new int[Nic.BURST];
     private final InFlight[] burst = new InFlight[Nic.BURST];
+    /** A burst is being received: a device that runs the fabric from inside it gets its packets one by one. */
+    private boolean delivering;
+    private int burstSize;
+    private int burstNext;
+    private PacketBuffer nestedRx;
     private LinkFaults faults = LinkFaults.NONE;
     /** By sending and receiving device index; null where the fabric-wide faults apply. */
     private LinkFaults[][] linkFaults = new LinkFaults[0][];
@@ -178,6 +183,8 @@ public final class SimFabric {
 
     /** {@link #run(long)}, stopping as soon as {@code done} holds after an event (a consumer has what it waits for). */
     public long run(long limitNanos, java.util.function.BooleanSupplier done) {
+        // run from inside a device's receive: the rest of the burst being received is in flight again, first
+        if (delivering) putBack();
         long events = 0;
         while (!done.getAsBoolean()) {
             long nextTimer = Long.MAX_VALUE;
@@ -209,30 +216,60 @@ public final class SimFabric {
      * left when it holds go back in flight, in their place. Returns how many arrived.
      */
     private int deliver(long t, java.util.function.BooleanSupplier done) {
+        if (delivering) return deliverOne();
         int to = inFlight.peek().to();
         int n = 0;
         while (n < Nic.BURST && inFlight.peek() != null && inFlight.peek().at() == t && inFlight.peek().to() == to) {
             InFlight p = inFlight.poll();
-            if (rx[n] == null) rx[n] = PacketBuffer.allocate(java.lang.foreign.Arena.ofAuto(), RX_BYTES);
-            java.lang.foreign.MemorySegment.copy(p.bytes(), 0, rx[n].segment, java.lang.foreign.ValueLayout.JAVA_BYTE,
-                    RX_HEADROOM, p.bytes().length);
+            copyIn(p, rx[n] == null ? rx[n] = buffer() : rx[n]);
             burst[n] = p;
             rxOffsets[n] = RX_HEADROOM;
             rxLengths[n++] = p.bytes().length;
         }
         Nic nic = nics.get(to);
-        nic.warm(rx, rxOffsets, rxLengths, 0, n);
-        int i = 0;
-        while (i < n) {
-            nic.receive(rx[i], RX_HEADROOM, rxLengths[i]);
-            burst[i++] = null;
-            if (i < n && done.getAsBoolean()) break;
+        burstSize = n;
+        burstNext = 0;
+        delivering = true;
+        try {
+            nic.warm(rx, rxOffsets, rxLengths, 0, n);
+            while (burstNext < burstSize) {
+                int i = burstNext++;
+                burst[i] = null;
+                nic.receive(rx[i], RX_HEADROOM, rxLengths[i]);
+                if (burstNext < burstSize && done.getAsBoolean()) break;
+            }
+            return burstNext;
+        } finally {
+            delivering = false;
+            putBack();
         }
-        for (int j = i; j < n; j++) {
-            inFlight.add(burst[j]); // its own time and sequence number: back in its place
+    }
+
+    /** The packets of the burst not yet received go back in flight, each with its own time and sequence number. */
+    private void putBack() {
+        for (int j = burstNext; j < burstSize; j++) {
+            inFlight.add(burst[j]);
             burst[j] = null;
         }
-        return i;
+        burstSize = burstNext;
+    }
+
+    /** The next packet alone, in a buffer of its own: for a run inside a burst's delivery. */
+    private int deliverOne() {
+        InFlight p = inFlight.poll();
+        if (nestedRx == null) nestedRx = buffer();
+        copyIn(p, nestedRx);
+        nics.get(p.to()).receive(nestedRx, RX_HEADROOM, p.bytes().length);
+        return 1;
+    }
+
+    // native like the devices' own buffers: mixing heap and native segments slows every accessor site
+    private static PacketBuffer buffer() {
+        return PacketBuffer.allocate(java.lang.foreign.Arena.ofAuto(), RX_BYTES);
+    }
+
+    private static void copyIn(InFlight p, PacketBuffer b) {
+        java.lang.foreign.MemorySegment.copy(p.bytes(), 0, b.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, RX_HEADROOM, p.bytes().length);
     }
 
     /** Runs until idle, with a generous bound against livelock. */

@@ -20,8 +20,8 @@ final class Warmer {
 
     /**
      * Warms the state of the QPs packets {@code from} to {@code from + n} go to (the first {@link #BURST} of them);
-     * {@code lookup} finds a QP's context by QPN. A packet too short or not IP is skipped: receiving it
-     * proper rejects it.
+     * {@code lookup} finds a QP's context by QPN. A packet outside its buffer or too short to hold a BTH is
+     * skipped, and one for no QP finds none: receiving it proper rejects it.
      */
     void warm(PacketBuffer[] buffers, int[] offsets, int[] lengths, int from, int n, Engine lookup) {
         int s = 0;
@@ -43,13 +43,16 @@ final class Warmer {
         sink += s;
     }
 
-    /** The BTH's destination QP of the RoCEv2 packet at {@code offset}, or -1 if it is too short to have one. */
-    static int destQpn(MemorySegment s, int offset, int length) {
-        if (length < 20) return -1;
+    /**
+     * The BTH's destination QP of the RoCEv2 packet at {@code offset} (IPv4 by its header length, anything else
+     * read as IPv6), or -1 if the packet does not lie inside its buffer or is too short to have one.
+     */
+    private static int destQpn(MemorySegment s, int offset, int length) {
+        if (offset < 0 || length < 20 || length > s.byteSize() - offset) return -1;
         int first = Be.u8(s, offset);
         int ipHeader = (first >>> 4) == 4 ? (first & 0xf) * 4 : 40;
         int bth = ipHeader + 8; // UDP
         if (length < bth + 12) return -1;
-        return Be.u24(s, offset + bth + 5);
+        return Be.u24(s, (long) offset + bth + 5);
     }
 }

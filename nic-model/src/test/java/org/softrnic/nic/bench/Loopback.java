@@ -62,14 +62,14 @@ final class Loopback {
     }
 
     /** A burst taken off the ring, by receiving device. */
-    private final PacketBuffer[][] burst = {new PacketBuffer[64], new PacketBuffer[64]};
-    private final int[][] burstOffsets = {new int[64], new int[64]};
-    private final int[][] burstLengths = {new int[64], new int[64]};
+    private final PacketBuffer[][] burst = {new PacketBuffer[Nic.BURST], new PacketBuffer[Nic.BURST]};
+    private final int[][] burstOffsets = {new int[Nic.BURST], new int[Nic.BURST]};
+    private final int[][] burstLengths = {new int[Nic.BURST], new int[Nic.BURST]};
     private final int[] taken = new int[2];
 
     /**
-     * Delivers packets, including the ones delivering makes, until the link is empty; returns how many. Up to 64
-     * at a time are taken off the ring, and each device warms its share before receiving it, as a link that
+     * Delivers packets, including the ones delivering makes, until the link is empty; returns how many. Up to
+     * {@link Nic#BURST} at a time are taken off the ring, and each device warms its share before receiving it, as a link that
      * reads in batches does.
      */
     int pump() {
@@ -77,7 +77,7 @@ final class Loopback {
         while (count > 0) {
             taken[0] = 0;
             taken[1] = 0;
-            int m = Math.min(count, 64);
+            int m = Math.min(count, Nic.BURST);
             for (int k = 0; k < m; k++) {
                 int i = head;
                 head = (head + 1) % ring.length;

@@ -34,6 +34,7 @@ final class Posting {
      */
     void send(QueuePair qp, SendWr wr, MemorySegment inlineData, MemoryWindow window, MemoryRegion region) {
         String verb = "ibv_post_send";
+        engine.warmPost(qp);
         if (qp.sq().isFull()) throw error(verb, Errno.ENOMEM, "send queue is full (max_send_wr " + qp.caps().maxSendWr() + ")");
         long length = VerbChecks.send(qp, wr, window != null);
         boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;

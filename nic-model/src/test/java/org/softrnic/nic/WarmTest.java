@@ -62,4 +62,24 @@ class WarmTest {
             assertEquals(p.a.mem.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i), p.b.mem.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i), "byte " + i);
         }
     }
+
+    /**
+     * A post warms its QP's state first ({@code Engine.warmPost}); a QP the device no longer knows has no state
+     * to warm, and the post gets ibv_post_send's own error, not one from the warming.
+     */
+    @Test
+    void warmingAPostToADestroyedQpGivesThePostsOwnError() {
+        Pair p = Pair.rc();
+        var qa = p.a.nic.createQp(p.a.pd, org.softrnic.verbs.QpType.RC, p.a.scq, p.a.rcq, null,
+                new org.softrnic.verbs.QpCaps(4, 4, 1, 1, 0), false);
+        p.a.nic.destroyQp(qa);
+        org.softrnic.verbs.SendWr w = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 8);
+        var e = org.junit.jupiter.api.Assertions.assertThrows(org.softrnic.verbs.VerbsException.class, () -> p.a.nic.postSend(qa, w));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith("ibv_post_send"), e.getMessage());
+        // the device goes on
+        p.a.fill(0, 64, 5);
+        p.a.post(p.write(2, 0, 0, 64));
+        p.run();
+        assertEquals(WcStatus.SUCCESS, p.a.sendCompletions().get(0).status);
+    }
 }

@@ -45,6 +45,12 @@ public final class Ring<T> {
         return (T) slot;
     }
 
+    /** The slot {@link #tail} would return, or null if the ring has not made it yet; makes nothing. */
+    @SuppressWarnings("unchecked")
+    public T peekTail() {
+        return (T) slots[(head + count) % slots.length];
+    }
+
     public void push() {
         if (isFull()) throw new IllegalStateException("ring full");
         count++;

@@ -44,6 +44,20 @@ final class Warmer {
     }
 
     /**
+     * Loads what a post to {@code qp} (context {@code c}) is about to touch: its send queue's free slot and the
+     * SGE in it, and the requester's and completer's state and headers. Posting walks them one after another;
+     * here the two chains (QP, queue, slot, SGE; context, roles, headers) are loaded side by side.
+     */
+    void post(org.softrnic.nic.qp.QueuePair qp, QpContext c) {
+        org.softrnic.nic.qp.SendWqe w = qp.sq().peekTail();
+        int s = c.req.psn + c.comp.psn + c.qp.destQpn();
+        if (c.template != null) s += c.template.length();
+        // ibv_create_qp grants at least one SGE; a slot is still read without assuming it
+        if (w != null) s += w.numSge + (w.sgList.length > 0 ? w.sgList[0].length : 0);
+        sink += s;
+    }
+
+    /**
      * The BTH's destination QP of the RoCEv2 packet at {@code offset} (IPv4 by its header length, anything else
      * read as IPv6), or -1 if the packet does not lie inside its buffer or is too short to have one.
      */

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
 import org.softrnic.nic.Nic;
@@ -34,7 +33,7 @@ public final class SimFabric {
     private final List<Nic> nics = new ArrayList<>();
     private final Map<Gid, Integer> byGid = new HashMap<>();
     private final org.softrnic.nic.mem.IntMap<Integer> byIpv4 = new org.softrnic.nic.mem.IntMap<>();
-    private final PriorityQueue<InFlight> inFlight = new PriorityQueue<>();
+    private final MostlyOrderedQueue<InFlight> inFlight = new MostlyOrderedQueue<>();
     private final List<Packet> trace = new ArrayList<>();
     /** Delivery leaves room in front of the IP header, as a link does for its own header. */
     private static final int RX_HEADROOM = org.softrnic.wire.PacketBuffer.HEADROOM;

@@ -72,6 +72,9 @@ final class Loopback {
      * {@link Nic#BURST} at a time are taken off the ring, and each device warms its share before receiving it, as a link that
      * reads in batches does.
      */
+    /** Nanoseconds each device (a, b) spent warming and receiving, since the loopback was made. */
+    final long[] receiving = new long[2];
+
     int pump() {
         int n = 0;
         while (count > 0) {
@@ -90,12 +93,14 @@ final class Loopback {
             count -= m;
             for (int d = 0; d < 2; d++) {
                 Nic nic = d == 0 ? a : b;
+                long t0 = System.nanoTime();
                 nic.warm(burst[d], burstOffsets[d], burstLengths[d], 0, taken[d]);
                 for (int k = 0; k < taken[d]; k++) {
                     nic.receive(burst[d][k], burstOffsets[d][k], burstLengths[d][k]);
                     free[freeCount++] = burst[d][k];
                     burst[d][k] = null;
                 }
+                receiving[d] += System.nanoTime() - t0;
             }
             n += m;
         }

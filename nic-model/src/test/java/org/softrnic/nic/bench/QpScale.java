@@ -18,7 +18,8 @@ import org.softrnic.verbs.SendWr;
  * How a soft RNIC scales with RC QPs: the heap a connected QP costs before and after it has carried
  * traffic (both idle when measured), and the aggregate 4 KiB RDMA WRITE rate when the work is spread round-robin
  * over 1, 100 and 10 000 QPs (one thread, no I/O), with the time per message split between posting and the
- * link's pump. The QPs have perftest's default depth: 128 send and 128 receive WRs.
+ * link's pump, and the pump's between the two devices: a, whose QPs were posted to just before (ACKs to the
+ * completer), and b, whose QPs last saw a packet a whole round of QPs ago (requests to the responder). The QPs have perftest's default depth: 128 send and 128 receive WRs.
  */
 public final class QpScale {
     private static final int SIZE = 4096;
@@ -32,8 +33,8 @@ public final class QpScale {
             return;
         }
         System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin, one thread, no I/O:%n", SIZE);
-        System.out.printf("%8s %20s %20s %14s %14s %12s %10s %10s%n", "QPs", "heap/new QP [B]", "heap/used QP [B]", "messages/s",
-                "packets/s", "MB/s", "post [ns]", "pump [ns]");
+        System.out.printf("%8s %20s %20s %14s %14s %12s %10s %10s %10s %10s%n", "QPs", "heap/new QP [B]", "heap/used QP [B]", "messages/s",
+                "packets/s", "MB/s", "post [ns]", "pump [ns]", "in a [ns]", "in b [ns]");
         double at100 = 0;
         for (int n : new int[] {1, 100, 10_000}) {
             double rate = run(n, seconds);
@@ -76,9 +77,9 @@ public final class QpScale {
         long[] drove = drive(a, qa, write, link, seconds);
         double s = (System.nanoTime() - t0) / 1e9;
         long after = usedHeap();
-        System.out.printf("%8d %20s %20s %14.0f %14.0f %12.1f %10.0f %10.0f%n", n, heap(n, perQp), heap(n, (after - before) / (2L * n)),
+        System.out.printf("%8d %20s %20s %14.0f %14.0f %12.1f %10.0f %10.0f %10.0f %10.0f%n", n, heap(n, perQp), heap(n, (after - before) / (2L * n)),
                 drove[0] / s, drove[1] / s, drove[0] * (double) SIZE / s / 1e6, drove[2] / (double) drove[0],
-                drove[3] / (double) drove[0]);
+                drove[3] / (double) drove[0], drove[4] / (double) drove[0], drove[5] / (double) drove[0]);
         Reference.reachabilityFence(a); // the devices hold the QPs being measured
         Reference.reachabilityFence(b);
         return drove[0] / s;
@@ -86,9 +87,11 @@ public final class QpScale {
 
     /**
      * Posts one WRITE per QP in turn, pumping the link every 64 posts; returns {messages, packets, nanoseconds
-     * posting (the requester builds each packet), nanoseconds pumping (the responder, its ACK, the completer)}.
+     * posting (the requester builds each packet), nanoseconds pumping (the responder, its ACK, the completer),
+     * nanoseconds of the pump in device a (warming and receiving the ACKs), in device b (the requests)}.
      */
     private static long[] drive(Nic a, QueuePair[] qps, SendWr write, Loopback link, double seconds) {
+        long[] in0 = link.receiving.clone();
         long deadline = System.nanoTime() + (long) (seconds * 1e9);
         long messages = 0;
         long packets = 0;
@@ -108,7 +111,8 @@ public final class QpScale {
             now = System.nanoTime();
             pumping += now - posted;
         }
-        return new long[] {messages, packets, posting, pumping};
+        long[] in = link.receiving.clone();
+        return new long[] {messages, packets, posting, pumping, in[0] - in0[0], in[1] - in0[1]};
     }
 
     /** One QP's share is lost in the GC's noise; the figure means something from 100 QPs on. */

@@ -21,11 +21,44 @@ public final class SimFabric {
     /** A packet on the wire: when it left, when it arrives, and whether the link dropped it. */
     public record Packet(long sentAt, long arrivesAt, int from, byte[] bytes, boolean dropped, boolean duplicate) {}
 
-    private record InFlight(long at, long seq, int to, byte[] bytes) implements Comparable<InFlight> {
+    /**
+     * A packet in flight: its first {@code length} bytes, due at {@code at}. Its array and the object itself are
+     * reused once it has arrived, unless the array is also the trace's or a drop rule's ({@code pooled} false).
+     */
+    private static final class InFlight implements Comparable<InFlight> {
+        long at;
+        long seq;
+        int to;
+        byte[] bytes;
+        int length;
+        boolean pooled;
+
         @Override
         public int compareTo(InFlight o) {
             return at != o.at ? Long.compare(at, o.at) : Long.compare(seq, o.seq);
         }
+    }
+
+    private final ByteArrayPool arrays = new ByteArrayPool();
+    private final java.util.ArrayDeque<InFlight> spare = new java.util.ArrayDeque<>();
+
+    private InFlight inFlight(long at, int to, byte[] bytes, int length, boolean pooled) {
+        InFlight p = spare.pollLast();
+        if (p == null) p = new InFlight();
+        p.at = at;
+        p.seq = seq++;
+        p.to = to;
+        p.bytes = bytes;
+        p.length = length;
+        p.pooled = pooled;
+        return p;
+    }
+
+    /** A packet that arrived: its array and the object go back for the next ones. */
+    private void recycle(InFlight p) {
+        if (p.pooled) arrays.give(p.bytes);
+        p.bytes = null;
+        if (spare.size() < ByteArrayPool.KEPT) spare.addLast(p);
     }
 
     private final VirtualClock clock = new VirtualClock();
@@ -126,10 +159,12 @@ public final class SimFabric {
     }
 
     private void send(int from, PacketBuffer buf, int off, int len) {
-        byte[] bytes = new byte[len];
+        // the trace and a drop rule may keep the bytes they are shown: those get an array of their own
+        boolean pooled = !tracing && dropRule == null;
+        byte[] bytes = pooled ? arrays.take(len) : new byte[len];
         java.lang.foreign.MemorySegment.copy(buf.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, off, bytes, 0, len);
         packetCount++;
-        int to = destination(bytes);
+        int to = destination(bytes, len);
         LinkFaults faults = faults(from, to);
         long now = clock.nanoTime();
         long at = now + faults.delayNanos() + (faults.jitterNanos() > 0 ? random.nextLong(faults.jitterNanos()) : 0);
@@ -139,15 +174,23 @@ public final class SimFabric {
         if (lost || to < 0 || (dropRule != null && dropRule.test(p))) {
             droppedCount++;
             if (tracing) trace.add(new Packet(now, at, from, bytes, true, false));
+            if (pooled) arrays.give(bytes);
             return;
         }
-        if (faults.ecnMark() > 0 && random.nextDouble() < faults.ecnMark()) Ecn.markCongestion(java.lang.foreign.MemorySegment.ofArray(bytes), 0);
+        if (faults.ecnMark() > 0 && random.nextDouble() < faults.ecnMark()) {
+            Ecn.markCongestion(java.lang.foreign.MemorySegment.ofArray(bytes).asSlice(0, len), 0);
+        }
         if (tracing) trace.add(p);
-        inFlight.add(new InFlight(at, seq++, to, bytes));
+        inFlight.add(inFlight(at, to, bytes, len, pooled));
         if (faults.duplicate() > 0 && random.nextDouble() < faults.duplicate()) {
             long dupAt = at + 1 + random.nextLong(faults.delayNanos() + 1);
             if (tracing) trace.add(new Packet(now, dupAt, from, bytes, false, true));
-            inFlight.add(new InFlight(dupAt, seq++, to, bytes));
+            byte[] copy = bytes;
+            if (pooled) {
+                copy = arrays.take(len); // each packet in flight owns its array, to give it back when it arrives
+                System.arraycopy(bytes, 0, copy, 0, len);
+            }
+            inFlight.add(inFlight(dupAt, to, copy, len, pooled));
         }
     }
 
@@ -157,13 +200,13 @@ public final class SimFabric {
     }
 
     /** The index of the device the packet's destination address belongs to, or -1. */
-    private int destination(byte[] ip) {
-        if (ip.length >= 20 && (ip[0] & 0xf0) == 0x40) {
+    private int destination(byte[] ip, int length) {
+        if (length >= 20 && (ip[0] & 0xf0) == 0x40) {
             int a = (ip[16] & 0xff) << 24 | (ip[17] & 0xff) << 16 | (ip[18] & 0xff) << 8 | (ip[19] & 0xff);
             Integer i = byIpv4.get(a);
             return i == null ? -1 : i;
         }
-        if (ip.length >= 40) {
+        if (length >= 40) {
             byte[] g = new byte[16];
             System.arraycopy(ip, 24, g, 0, 16);
             Integer i = byGid.get(Gid.of(g));
@@ -189,7 +232,7 @@ public final class SimFabric {
             long nextTimer = Long.MAX_VALUE;
             for (Nic n : nics) nextTimer = Math.min(nextTimer, n.nextDeadline());
             InFlight next = inFlight.peek();
-            long nextPacket = next == null ? Long.MAX_VALUE : next.at();
+            long nextPacket = next == null ? Long.MAX_VALUE : next.at;
             if (nextTimer < nextPacket) {
                 // the clock would move to a timer: to exactly the earliest, never to one since moved or cleared
                 nextTimer = Long.MAX_VALUE;
@@ -216,14 +259,14 @@ public final class SimFabric {
      */
     private int deliver(long t, java.util.function.BooleanSupplier done) {
         if (delivering) return deliverOne();
-        int to = inFlight.peek().to();
+        int to = inFlight.peek().to;
         int n = 0;
-        while (n < Nic.BURST && inFlight.peek() != null && inFlight.peek().at() == t && inFlight.peek().to() == to) {
+        while (n < Nic.BURST && inFlight.peek() != null && inFlight.peek().at == t && inFlight.peek().to == to) {
             InFlight p = inFlight.poll();
             copyIn(p, rx[n] == null ? rx[n] = buffer() : rx[n]);
             burst[n] = p;
             rxOffsets[n] = RX_HEADROOM;
-            rxLengths[n++] = p.bytes().length;
+            rxLengths[n++] = p.length;
         }
         Nic nic = nics.get(to);
         burstSize = n;
@@ -233,8 +276,10 @@ public final class SimFabric {
             nic.warm(rx, rxOffsets, rxLengths, 0, n);
             while (burstNext < burstSize) {
                 int i = burstNext++;
+                InFlight p = burst[i];
                 burst[i] = null;
                 nic.receive(rx[i], RX_HEADROOM, rxLengths[i]);
+                recycle(p);
                 if (burstNext < burstSize && done.getAsBoolean()) break;
             }
             return burstNext;
@@ -258,7 +303,8 @@ public final class SimFabric {
         InFlight p = inFlight.poll();
         if (nestedRx == null) nestedRx = buffer();
         copyIn(p, nestedRx);
-        nics.get(p.to()).receive(nestedRx, RX_HEADROOM, p.bytes().length);
+        nics.get(p.to).receive(nestedRx, RX_HEADROOM, p.length);
+        recycle(p);
         return 1;
     }
 
@@ -268,7 +314,7 @@ public final class SimFabric {
     }
 
     private static void copyIn(InFlight p, PacketBuffer b) {
-        java.lang.foreign.MemorySegment.copy(p.bytes(), 0, b.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, RX_HEADROOM, p.bytes().length);
+        java.lang.foreign.MemorySegment.copy(p.bytes, 0, b.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, RX_HEADROOM, p.length);
     }
 
     /** Runs until idle, with a generous bound against livelock. */

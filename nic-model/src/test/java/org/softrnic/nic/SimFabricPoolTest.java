@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.ValueLayout;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.softrnic.nic.sim.LinkFaults;
@@ -15,24 +16,49 @@ import org.softrnic.verbs.WorkCompletion;
  * The virtual fabric reuses the arrays of packets that have arrived (not while it keeps a trace, which holds
  * them), and that changes nothing a run can see: with loss, duplicates, reordering and jitter, a run without
  * a trace completes the same requests with the same statuses, counts the same, and leaves the same bytes as
- * the same seed with a trace.
+ * the same seed with a trace; so it does when a device runs the fabric from inside its receive (the rest of a
+ * burst goes back in flight) and when receives fail halfway through bursts.
  */
 class SimFabricPoolTest {
+    private enum Agent { NONE, NESTED_RUN, FAILS_NOW_AND_THEN }
+
     @Test
     void reusingThePacketsArraysChangesNothing() {
-        String traced = run(true);
-        assertTrue(traced.contains("drop") || traced.contains("duplicate_request"), "the faults had effects: " + traced);
-        assertEquals(traced, run(false));
+        same(Agent.NONE);
     }
 
-    /** WRITEs and READs of 1 B to 12 KiB; returns the completions, both devices' counters and B's memory's hash. */
-    private static String run(boolean tracing) {
+    @Test
+    void aRunFromInsideAReceiveReusesNothingStillInFlight() {
+        same(Agent.NESTED_RUN);
+    }
+
+    @Test
+    void receivesThatFailInsideABurstReuseNothingStillInFlight() {
+        same(Agent.FAILS_NOW_AND_THEN);
+    }
+
+    private static void same(Agent agent) {
+        Run traced = run(true, agent);
+        Map<String, Long> b = traced.pair.b.nic.counters().snapshot();
+        assertTrue(traced.pair.fabric.droppedCount() > 0, "the link lost packets");
+        assertTrue(b.get("duplicate_request") > 0, "the link duplicated requests: " + b);
+        assertTrue(b.get("out_of_seq_request") > 0, "the link reordered or lost requests: " + b);
+        String expected = outcome(traced);
+        assertEquals(expected, outcome(run(false, agent)));
+    }
+
+    /** A run's devices, and the completions A's requests ended with. */
+    private record Run(Pair pair, String completions) {}
+
+    /** WRITEs and READs of 1 B to 12 KiB from A, in 20 rounds of 6. */
+    private static Run run(boolean tracing, Agent agent) {
         Pair p = Pair.rc();
         p.fabric.tracing(tracing);
         p.fabric.faults(new LinkFaults(0.02, 0.1, 0.05, 2_000, 1_500));
+        if (agent != Agent.NONE) p.b.nic.attach(agent(p, agent));
         SplittableRandom r = new SplittableRandom(11);
         for (long i = 0; i < (1 << 20); i++) p.a.mem.set(ValueLayout.JAVA_BYTE, i, (byte) r.nextInt());
-        StringBuilder out = new StringBuilder();
+        StringBuilder done = new StringBuilder();
         for (int round = 0; round < 20; round++) {
             for (int k = 0; k < 6; k++) {
                 int len = 1 + r.nextInt(12 * 1024);
@@ -41,12 +67,63 @@ class SimFabricPoolTest {
                 if (k % 3 == 2) w.opcode = SendOpcode.RDMA_READ;
                 p.a.post(w);
             }
-            p.run();
-            for (WorkCompletion wc : p.a.sendCompletions()) out.append(wc.wrId).append(' ').append(wc.status).append('\n');
+            runToTheEnd(p);
+            for (WorkCompletion wc : p.a.sendCompletions()) done.append(wc.wrId).append(' ').append(wc.status).append('\n');
         }
+        return new Run(p, done.toString());
+    }
+
+    /** An agent's failure ends a run; the next run goes on where it stopped. */
+    private static void runToTheEnd(Pair p) {
+        while (true) {
+            try {
+                p.run();
+                return;
+            } catch (IllegalStateException e) {
+                // the agent failed
+            }
+        }
+    }
+
+    /** The completions, both devices' counters and a hash of both memories. */
+    private static String outcome(Run run) {
+        Pair p = run.pair;
+        StringBuilder out = new StringBuilder(run.completions);
         out.append(p.a.nic.counters().snapshot()).append('\n').append(p.b.nic.counters().snapshot()).append('\n');
         long h = 0;
-        for (long i = 0; i < (1 << 20); i++) h = h * 31 + p.b.mem.get(ValueLayout.JAVA_BYTE, i);
+        for (long i = 0; i < (1 << 20); i++) h = h * 31 + p.b.mem.get(ValueLayout.JAVA_BYTE, i) + 7 * p.a.mem.get(ValueLayout.JAVA_BYTE, i);
         return out.append(h).toString();
+    }
+
+    /** Runs inside B's receive, after the packet itself was handled: runs the fabric, or fails, now and then. */
+    private static DeviceAgent agent(Pair p, Agent kind) {
+        return new DeviceAgent() {
+            private int polls;
+            private boolean inside;
+
+            @Override
+            public boolean poll() {
+                polls++;
+                if (kind == Agent.FAILS_NOW_AND_THEN && polls % 40 == 0) throw new IllegalStateException("the agent fails");
+                if (kind == Agent.NESTED_RUN && !inside && polls % 7 == 0) {
+                    inside = true;
+                    try {
+                        p.fabric.run(p.fabric.clock().nanoTime());
+                    } finally {
+                        inside = false;
+                    }
+                }
+                return false;
+            }
+
+            @Override
+            public long nextDeadline() {
+                return Long.MAX_VALUE;
+            }
+
+            @Override
+            public void runTimers(long now) {
+            }
+        };
     }
 }

@@ -39,28 +39,6 @@ public final class SimFabric {
         }
     }
 
-    private final ByteArrayPool arrays = new ByteArrayPool();
-    private final java.util.ArrayDeque<InFlight> spare = new java.util.ArrayDeque<>();
-
-    private InFlight inFlight(long at, int to, byte[] bytes, int length, boolean pooled) {
-        InFlight p = spare.pollLast();
-        if (p == null) p = new InFlight();
-        p.at = at;
-        p.seq = seq++;
-        p.to = to;
-        p.bytes = bytes;
-        p.length = length;
-        p.pooled = pooled;
-        return p;
-    }
-
-    /** A packet that arrived: its array and the object go back for the next ones. */
-    private void recycle(InFlight p) {
-        if (p.pooled) arrays.give(p.bytes);
-        p.bytes = null;
-        if (spare.size() < ByteArrayPool.KEPT) spare.addLast(p);
-    }
-
     private final VirtualClock clock = new VirtualClock();
     private final SplittableRandom random;
     private final List<Nic> nics = new ArrayList<>();
@@ -149,6 +127,30 @@ public final class SimFabric {
         return trace;
     }
 
+    /** Arrays and in-flight objects of packets that arrived, for the next ones. */
+    private final ByteArrayPool arrays = new ByteArrayPool();
+    private final java.util.ArrayDeque<InFlight> spare = new java.util.ArrayDeque<>();
+
+    /** A packet in flight, in an object that arrived before if there is one. */
+    private InFlight flying(long at, int to, byte[] bytes, int length, boolean pooled) {
+        InFlight p = spare.pollLast();
+        if (p == null) p = new InFlight();
+        p.at = at;
+        p.seq = seq++;
+        p.to = to;
+        p.bytes = bytes;
+        p.length = length;
+        p.pooled = pooled;
+        return p;
+    }
+
+    /** A packet that arrived: its array and the object go back for the next ones. */
+    private void recycle(InFlight p) {
+        if (p.pooled) arrays.give(p.bytes);
+        p.bytes = null;
+        if (spare.size() < ByteArrayPool.KEPT) spare.addLast(p);
+    }
+
     public long packetCount() {
         return packetCount;
     }
@@ -181,7 +183,7 @@ public final class SimFabric {
             Ecn.markCongestion(java.lang.foreign.MemorySegment.ofArray(bytes).asSlice(0, len), 0);
         }
         if (tracing) trace.add(p);
-        inFlight.add(inFlight(at, to, bytes, len, pooled));
+        inFlight.add(flying(at, to, bytes, len, pooled));
         if (faults.duplicate() > 0 && random.nextDouble() < faults.duplicate()) {
             long dupAt = at + 1 + random.nextLong(faults.delayNanos() + 1);
             if (tracing) trace.add(new Packet(now, dupAt, from, bytes, false, true));
@@ -190,7 +192,7 @@ public final class SimFabric {
                 copy = arrays.take(len); // each packet in flight owns its array, to give it back when it arrives
                 System.arraycopy(bytes, 0, copy, 0, len);
             }
-            inFlight.add(inFlight(dupAt, to, copy, len, pooled));
+            inFlight.add(flying(dupAt, to, copy, len, pooled));
         }
     }
 

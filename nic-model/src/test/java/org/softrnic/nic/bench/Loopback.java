@@ -67,14 +67,14 @@ final class Loopback {
     private final int[][] burstLengths = {new int[Nic.BURST], new int[Nic.BURST]};
     private final int[] taken = new int[2];
 
+    /** Nanoseconds each device (a, b) spent warming and receiving, since the loopback was made. */
+    final long[] receiving = new long[2];
+
     /**
      * Delivers packets, including the ones delivering makes, until the link is empty; returns how many. Up to
      * {@link Nic#BURST} at a time are taken off the ring, and each device warms its share before receiving it, as a link that
      * reads in batches does.
      */
-    /** Nanoseconds each device (a, b) spent warming and receiving, since the loopback was made. */
-    final long[] receiving = new long[2];
-
     int pump() {
         int n = 0;
         while (count > 0) {

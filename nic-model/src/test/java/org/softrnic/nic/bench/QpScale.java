@@ -19,7 +19,8 @@ import org.softrnic.verbs.SendWr;
  * traffic (both idle when measured), and the aggregate 4 KiB RDMA WRITE rate when the work is spread round-robin
  * over 1, 100 and 10 000 QPs (one thread, no I/O), with the time per message split between posting and the
  * link's pump, and the pump's between the two devices: a, whose QPs were posted to just before (ACKs to the
- * completer), and b, whose QPs last saw a packet a whole round of QPs ago (requests to the responder). The QPs have perftest's default depth: 128 send and 128 receive WRs.
+ * completer), and b, whose QPs last saw a packet a whole round of QPs ago (requests to the responder). The
+ * QPs have perftest's default depth: 128 send and 128 receive WRs.
  */
 public final class QpScale {
     private static final int SIZE = 4096;

@@ -8,13 +8,16 @@ import org.junit.jupiter.api.Test;
 
 class ByteArrayPoolTest {
     @Test
-    void handsOutThePowerOfTwoThatHoldsTheLength() {
+    void handsOutTheSmallestSizeThatHoldsTheLength() {
         ByteArrayPool pool = new ByteArrayPool();
         assertEquals(64, pool.take(0).length);
         assertEquals(64, pool.take(64).length);
         assertEquals(128, pool.take(65).length);
+        assertEquals(256, pool.take(256).length);
+        assertEquals(512, pool.take(257).length);
+        assertEquals(1536, pool.take(1100).length); // a packet at MTU 1024
         assertEquals(4096, pool.take(4096).length);
-        assertEquals(8192, pool.take(4097).length);
+        assertEquals(4608, pool.take(4097).length); // at MTU 4096
         assertEquals(16384, pool.take(16384).length);
         assertEquals(16385, pool.take(16385).length); // past the largest size: its own array, exactly
     }

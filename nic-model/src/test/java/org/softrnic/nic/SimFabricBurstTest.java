@@ -50,35 +50,7 @@ class SimFabricBurstTest {
     private static List<String> run(Agent kind) {
         Pair p = Pair.rc();
         if (kind != Agent.NONE) {
-            // an agent runs inside the device's receive, after the packet itself was handled
-            p.b.nic.attach(new DeviceAgent() {
-                private int polls;
-                private boolean inside;
-
-                @Override
-                public boolean poll() {
-                    polls++;
-                    if (kind == Agent.FAILS_ONCE && polls == 3) throw new IllegalStateException("the agent fails");
-                    if (kind == Agent.NESTED_RUN && !inside) {
-                        inside = true;
-                        try {
-                            p.fabric.run(p.fabric.clock().nanoTime());
-                        } finally {
-                            inside = false;
-                        }
-                    }
-                    return false;
-                }
-
-                @Override
-                public long nextDeadline() {
-                    return Long.MAX_VALUE;
-                }
-
-                @Override
-                public void runTimers(long now) {
-                }
-            });
+            p.b.nic.attach(kind == Agent.NESTED_RUN ? AgentInReceive.runningTheFabric(p.fabric, 1) : AgentInReceive.failing(3, false));
         }
         for (int i = 0; i < WRITES; i++) p.a.post(p.write(i, i * 4096L, i * 4096L, 4096));
         if (kind == Agent.FAILS_ONCE) assertThrows(IllegalStateException.class, p::run);

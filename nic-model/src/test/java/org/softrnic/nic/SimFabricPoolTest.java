@@ -55,7 +55,8 @@ class SimFabricPoolTest {
         Pair p = Pair.rc();
         p.fabric.tracing(tracing);
         p.fabric.faults(new LinkFaults(0.02, 0.1, 0.05, 2_000, 1_500));
-        if (agent != Agent.NONE) p.b.nic.attach(agent(p, agent));
+        if (agent == Agent.NESTED_RUN) p.b.nic.attach(AgentInReceive.runningTheFabric(p.fabric, 7));
+        if (agent == Agent.FAILS_NOW_AND_THEN) p.b.nic.attach(AgentInReceive.failing(40, true));
         SplittableRandom r = new SplittableRandom(11);
         for (long i = 0; i < (1 << 20); i++) p.a.mem.set(ValueLayout.JAVA_BYTE, i, (byte) r.nextInt());
         StringBuilder done = new StringBuilder();
@@ -93,37 +94,5 @@ class SimFabricPoolTest {
         long h = 0;
         for (long i = 0; i < (1 << 20); i++) h = h * 31 + p.b.mem.get(ValueLayout.JAVA_BYTE, i) + 7 * p.a.mem.get(ValueLayout.JAVA_BYTE, i);
         return out.append(h).toString();
-    }
-
-    /** Runs inside B's receive, after the packet itself was handled: runs the fabric, or fails, now and then. */
-    private static DeviceAgent agent(Pair p, Agent kind) {
-        return new DeviceAgent() {
-            private int polls;
-            private boolean inside;
-
-            @Override
-            public boolean poll() {
-                polls++;
-                if (kind == Agent.FAILS_NOW_AND_THEN && polls % 40 == 0) throw new IllegalStateException("the agent fails");
-                if (kind == Agent.NESTED_RUN && !inside && polls % 7 == 0) {
-                    inside = true;
-                    try {
-                        p.fabric.run(p.fabric.clock().nanoTime());
-                    } finally {
-                        inside = false;
-                    }
-                }
-                return false;
-            }
-
-            @Override
-            public long nextDeadline() {
-                return Long.MAX_VALUE;
-            }
-
-            @Override
-            public void runTimers(long now) {
-            }
-        };
     }
 }

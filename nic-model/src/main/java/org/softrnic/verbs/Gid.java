@@ -16,10 +16,16 @@ public record Gid(long hi, long lo) {
 
     public static Gid of(byte[] raw) {
         if (raw.length != 16) throw new IllegalArgumentException("a GID has 16 bytes, not " + raw.length);
+        return of(raw, 0);
+    }
+
+    /** The GID in the 16 bytes of {@code bytes} from {@code offset} on (an IPv6 address inside a packet). */
+    public static Gid of(byte[] bytes, int offset) {
+        java.util.Objects.checkFromIndexSize(offset, 16, bytes.length);
         long hi = 0;
         long lo = 0;
-        for (int i = 0; i < 8; i++) hi = hi << 8 | (raw[i] & 0xff);
-        for (int i = 8; i < 16; i++) lo = lo << 8 | (raw[i] & 0xff);
+        for (int i = offset; i < offset + 8; i++) hi = hi << 8 | (bytes[i] & 0xff);
+        for (int i = offset + 8; i < offset + 16; i++) lo = lo << 8 | (bytes[i] & 0xff);
         return new Gid(hi, lo);
     }
 

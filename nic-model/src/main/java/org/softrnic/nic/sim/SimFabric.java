@@ -209,9 +209,7 @@ public final class SimFabric {
             return i == null ? -1 : i;
         }
         if (length >= 40) {
-            byte[] g = new byte[16];
-            System.arraycopy(ip, 24, g, 0, 16);
-            Integer i = byGid.get(Gid.of(g));
+            Integer i = byGid.get(Gid.of(ip, 24)); // the IPv6 destination address
             return i == null ? -1 : i;
         }
         return -1;

@@ -33,7 +33,7 @@ public final class QpScale {
             run(Integer.parseInt(args[1]), 10.0);
             return;
         }
-        System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin, one thread, no I/O:%n", SIZE);
+        System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin, one thread, no I/O; collectors %s:%n", SIZE, collectors());
         System.out.printf("%8s %20s %20s %14s %14s %12s %10s %10s %10s %10s%n", "QPs", "heap/new QP [B]", "heap/used QP [B]", "messages/s",
                 "packets/s", "MB/s", "post [ns]", "pump [ns]", "in a [ns]", "in b [ns]");
         double at100 = 0;
@@ -116,13 +116,34 @@ public final class QpScale {
         return new long[] {messages, packets, posting, pumping, in[0] - in0[0], in[1] - in0[1]};
     }
 
+    /** The JVM's collectors by name (G1 Young Generation, PS Scavenge, ...): the figures at 10 000 QPs depend on them. */
+    private static String collectors() {
+        return String.join(", ", ManagementFactory.getGarbageCollectorMXBeans().stream().map(b -> b.getName()).toList());
+    }
+
     /** One QP's share is lost in the GC's noise; the figure means something from 100 QPs on. */
     private static String heap(int n, long perQp) {
         return n < 100 ? "-" : Long.toString(perQp);
     }
 
+    /**
+     * The heap in use once collections no longer shrink it: the auto arenas of a row before free their segments
+     * through a cleaner thread after a collection, so the heap keeps shrinking for a moment after the first.
+     */
     private static long usedHeap() {
-        for (int i = 0; i < 3; i++) System.gc();
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        long last = Long.MAX_VALUE;
+        for (int i = 0; i < 20; i++) {
+            System.gc();
+            long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            if (Math.abs(last - used) < 16 * 1024) return used;
+            last = used;
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return last;
     }
 }

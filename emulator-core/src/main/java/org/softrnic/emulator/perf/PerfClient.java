@@ -2,7 +2,9 @@ package org.softrnic.emulator.perf;
 
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.WcStatus;
 import org.softrnic.verbs.WorkCompletion;
@@ -43,7 +45,8 @@ final class PerfClient {
         int qps = side.qps.size();
         long[] posted = new long[qps];
         long[] completed = new long[qps];
-        long[][] postedAt = new long[qps][depth];
+        long[] postedAt = new long[qps * depth];
+        Plan plan = new Plan(side, peer);
         SendWr wr = new SendWr(1);
         WorkCompletion[] wcs = completions(64);
         long total = (long) o.iters() * qps;
@@ -62,7 +65,7 @@ final class PerfClient {
         // next turn, after the pump, as the scan did: a virtual peer posts its receives again only there.
         pump.run(); // first the peer's receives (SEND)
         for (int q = 0; q < qps; q++) {
-            while (posted[q] < o.iters() && posted[q] - completed[q] < depth) post(wr, side, peer, q, posted, postedAt);
+            while (posted[q] < o.iters() && posted[q] - completed[q] < depth) post(wr, plan, q, posted, postedAt, depth);
             // one thread driving both devices moves the peer while it fills: with thousands of WRs to post, the
             // first packets would otherwise wait for their ACKs longer than the ACK timeout
             pump.run();
@@ -71,7 +74,7 @@ final class PerfClient {
         int refills = 0;
         while (done < total && error == null) {
             pump.run();
-            for (int r = 0; r < refills; r++) post(wr, side, peer, refill[r], posted, postedAt);
+            for (int r = 0; r < refills; r++) post(wr, plan, refill[r], posted, postedAt, depth);
             refills = 0;
             int n = side.cq.poll(wcs);
             long now = System.nanoTime();
@@ -82,10 +85,10 @@ final class PerfClient {
                     break;
                 }
                 int q = (int) (wcs[i].wrId >>> 32);
-                if (q < 0 || q >= qps || side.qps.get(q).qpn() != wcs[i].qpNum) {
+                if (q < 0 || q >= qps || plan.qpn[q] != wcs[i].qpNum) {
                     throw new IllegalStateException("a completion for QP 0x" + Integer.toHexString(wcs[i].qpNum) + ", not one of this run's");
                 }
-                if (samples < latencies.length) latencies[samples++] = now - postedAt[q][(int) (completed[q] % depth)];
+                if (samples < latencies.length) latencies[samples++] = now - postedAt[q * depth + (int) (completed[q] % depth)];
                 completed[q]++;
                 done++;
                 if (posted[q] + waiting(refill, refills, q) < o.iters()) refill[refills++] = q;
@@ -119,26 +122,56 @@ final class PerfClient {
         return n;
     }
 
-    /** Posts QP {@code q}'s next request; its index rides in the work request id's high half. */
-    private static void post(SendWr wr, PerfSide side, PerfEndpoint peer, int q, long[] posted, long[][] postedAt) {
-        prepare(wr, side, peer, q, posted[q]);
-        wr.wrId = ((long) q << 32) | (posted[q] & 0xffffffffL);
-        postedAt[q][(int) (posted[q] % postedAt[q].length)] = System.nanoTime();
-        side.qps.get(q).postSend(wr);
-        posted[q]++;
+    /**
+     * What a post to each QP needs, in arrays indexed by QP: perftest keeps its per-QP addresses and keys the same
+     * way. Read through the lists, each post would load a few objects of its own per QP (a region, a boxed
+     * address and key) that with thousands of QPs taking turns are never in the cache.
+     */
+    private static final class Plan {
+        final QueuePair[] qps;
+        final int[] qpn;
+        final long[] addr;
+        final int[] lkey;
+        final long[] remoteAddr;
+        final int[] rkey;
+        final SendOpcode opcode;
+        final int numSge;
+        final int length;
+
+        Plan(PerfSide side, PerfEndpoint peer) {
+            PerfOptions o = side.o;
+            int n = side.qps.size();
+            qps = side.qps.toArray(new QueuePair[0]);
+            qpn = new int[n];
+            addr = new long[n];
+            lkey = new int[n];
+            remoteAddr = new long[n];
+            rkey = new int[n];
+            for (int q = 0; q < n; q++) {
+                qpn[q] = qps[q].qpn();
+                addr[q] = side.mrs.get(q).addr();
+                lkey[q] = side.mrs.get(q).lkey();
+                remoteAddr[q] = peer.addrs().get(q);
+                rkey[q] = peer.rkeys().get(q);
+            }
+            opcode = o.op().opcode;
+            numSge = o.size() == 0 && o.op() != PerfOp.ATOMIC ? 0 : 1;
+            length = Math.max(o.size(), o.op() == PerfOp.ATOMIC ? 8 : 0);
+        }
     }
 
-    private static void prepare(SendWr wr, PerfSide side, PerfEndpoint peer, int q, long n) {
-        PerfOptions o = side.o;
-        var mr = side.mrs.get(q);
-        wr.wrId = n;
-        wr.opcode = o.op().opcode;
+    /** Posts QP {@code q}'s next request; its index rides in the work request id's high half. */
+    private static void post(SendWr wr, Plan plan, int q, long[] posted, long[] postedAt, int depth) {
+        wr.opcode = plan.opcode;
         wr.sendFlags = SendFlags.SIGNALED;
-        wr.numSge = o.size() == 0 ? 0 : 1;
-        wr.sgList[0].set(mr.addr(), Math.max(o.size(), o.op() == PerfOp.ATOMIC ? 8 : 0), mr.lkey());
-        if (o.op() == PerfOp.ATOMIC) wr.numSge = 1;
-        wr.remoteAddr = peer.addrs().get(q);
-        wr.rkey = peer.rkeys().get(q);
+        wr.numSge = plan.numSge;
+        wr.sgList[0].set(plan.addr[q], plan.length, plan.lkey[q]);
+        wr.remoteAddr = plan.remoteAddr[q];
+        wr.rkey = plan.rkey[q];
         wr.compareAdd = 1;
+        wr.wrId = ((long) q << 32) | (posted[q] & 0xffffffffL);
+        postedAt[q * depth + (int) (posted[q] % depth)] = System.nanoTime();
+        plan.qps[q].postSend(wr);
+        posted[q]++;
     }
 }

@@ -149,8 +149,8 @@ final class PerfClient {
             rkey = new int[n];
             for (int q = 0; q < n; q++) {
                 qpn[q] = qps[q].qpn();
-                addr[q] = side.mrs.get(q).addr();
-                lkey[q] = side.mrs.get(q).lkey();
+                addr[q] = side.addr(q);
+                lkey[q] = side.mr.lkey();
                 remoteAddr[q] = peer.addrs().get(q);
                 rkey[q] = peer.rkeys().get(q);
             }

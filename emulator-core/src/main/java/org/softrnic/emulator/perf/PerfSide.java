@@ -20,9 +20,9 @@ import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.RecvWr;
 
 /**
- * One side of a perf run on a verbs context: a PD, a CQ, and per QP a buffer and an RC QP. The pattern a
- * buffer starts with (and the target must end with) depends on the seed and the QP's index only, so either
- * side can check it.
+ * One side of a perf run on a verbs context: a PD, a CQ, per QP an RC QP, and one region with a buffer for each
+ * QP. The pattern a buffer starts with (and the target must end with) depends on the seed and the QP's index
+ * only, so either side can check it.
  */
 final class PerfSide implements AutoCloseable {
     final PerfOptions o;
@@ -31,7 +31,13 @@ final class PerfSide implements AutoCloseable {
     private final int gidIndex;
     final ProtectionDomain pd;
     CompletionQueue cq;
-    final List<MemoryRegion> mrs = new ArrayList<>();
+    /**
+     * One region holds every QP's buffer, each a slice {@link #stride} bytes after the last, as perftest registers
+     * its buffers unless told {@code --mr_per_qp}.
+     */
+    MemoryRegion mr;
+    /** From one QP's buffer to the next: the buffer, at least a page (perftest's cycle buffer), in whole cache lines. */
+    private final long stride;
     final List<QueuePair> qps = new ArrayList<>();
     private final Arena arena = Arena.ofShared();
     private final int bufBytes;
@@ -46,16 +52,16 @@ final class PerfSide implements AutoCloseable {
         this.ctx = ctx;
         this.gidIndex = Gids.ipv4OrFirst(ctx);
         this.bufBytes = Math.max(8, o.size());
+        this.stride = (Math.max(bufBytes, 4096L) + 63) & ~63L;
         int depth = o.txDepth();
         pd = ctx.allocPd();
         CompletionQueue made = null;
         try {
             // room for every completion the QPs can leave unpolled
             made = ctx.createCq(Math.max(16, depth * o.qps()));
+            mr = pd.regMr(arena.allocate(stride * o.qps(), 4096), Access.LOCAL_WRITE | Access.REMOTE_ANY);
             for (int i = 0; i < o.qps(); i++) {
-                MemoryRegion mr = pd.regMr(arena.allocate(bufBytes, 4096), Access.LOCAL_WRITE | Access.REMOTE_ANY);
-                if (sourceOfData) fillPattern(mr.segment(), o.seed() + i);
-                mrs.add(mr);
+                if (sourceOfData) fillPattern(buffer(i), o.seed() + i);
                 qps.add(pd.createQp(QpInitAttr.rc(made, new QpCaps(depth, depth, 1, 1, 0))));
             }
         } catch (RuntimeException e) {
@@ -71,8 +77,19 @@ final class PerfSide implements AutoCloseable {
     PerfEndpoint endpoint() {
         int port = ctx.device() instanceof org.softrnic.emulator.soft.SoftRnic soft ? soft.rocePort() : 0;
         return new PerfEndpoint(ctx.queryGid(1, gidIndex).toInetAddress().getHostAddress(), port,
-                qps.stream().map(QueuePair::qpn).toList(), mrs.stream().map(MemoryRegion::addr).toList(),
-                mrs.stream().map(MemoryRegion::rkey).toList());
+                qps.stream().map(QueuePair::qpn).toList(),
+                java.util.stream.IntStream.range(0, qps.size()).mapToObj(this::addr).toList(),
+                java.util.Collections.nCopies(qps.size(), mr.rkey()));
+    }
+
+    /** Where QP {@code q}'s buffer starts. */
+    long addr(int q) {
+        return mr.addr() + q * stride;
+    }
+
+    /** QP {@code q}'s buffer. */
+    private MemorySegment buffer(int q) {
+        return mr.segment().asSlice(q * stride, bufBytes);
     }
 
     /** RESET to RTS towards the peer's QPs, with perftest's attributes (timeout 14, 67 ms: a cold JIT needs it). */
@@ -98,7 +115,7 @@ final class PerfSide implements AutoCloseable {
             while (receivesPosted[i] < Math.min(receivesDone[i] + o.txDepth(), o.iters())) {
                 recv.wrId = receivesPosted[i]++;
                 recv.numSge = 1;
-                recv.sgList[0].set(mrs.get(i).addr(), bufBytes, mrs.get(i).lkey());
+                recv.sgList[0].set(addr(i), bufBytes, mr.lkey());
                 qps.get(i).postRecv(recv);
             }
         }
@@ -106,8 +123,8 @@ final class PerfSide implements AutoCloseable {
 
     /** Every target buffer holds the pattern (atomics: the counter equals the number of adds). */
     boolean verifyTargets() {
-        for (int i = 0; i < mrs.size(); i++) {
-            MemorySegment s = mrs.get(i).segment();
+        for (int i = 0; i < qps.size(); i++) {
+            MemorySegment s = buffer(i);
             if (o.op() == PerfOp.ATOMIC) {
                 if (s.get(PerfClient.HOST, 0) != o.iters()) return false;
                 continue;
@@ -132,7 +149,7 @@ final class PerfSide implements AutoCloseable {
     /** Closes everything made so far, in order, going on past failures; returns the first. */
     private RuntimeException closeAll(RuntimeException first) {
         List<AutoCloseable> all = new ArrayList<>(qps);
-        all.addAll(mrs);
+        if (mr != null) all.add(mr);
         if (cq != null) all.add(cq);
         all.add(pd);
         all.add(arena);

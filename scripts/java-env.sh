@@ -27,9 +27,3 @@ softrnic_select_jdk() {
 softrnic_select_jdk || exit 1
 export JAVA_HOME
 export PATH="$JAVA_HOME/bin:$PATH"
-
-# softrnic's own JVMs (the softrnic command, scripts/bench, scripts/fuzz, scripts/soak) run the parallel
-# collector. The engine allocates nothing per packet, so a throughput collector costs no pauses in steady state,
-# and with G1 the message rate at 10 000 QPs falls to about 0.7 of the 100-QP rate where with this one it stays
-# at about 0.9 (README, "Many QPs"). SOFTRNIC_JVM_OPTS, when set (even empty), replaces these options.
-read -r -a SOFTRNIC_JVM <<< "${SOFTRNIC_JVM_OPTS--XX:+UseParallelGC}"

@@ -131,7 +131,8 @@ final class PerfClient {
         final QueuePair[] qps;
         final int[] qpn;
         final long[] addr;
-        final int[] lkey;
+        /** The one region's: every QP's buffer lies in it (see PerfSide). */
+        final int lkey;
         final long[] remoteAddr;
         final int[] rkey;
         final SendOpcode opcode;
@@ -144,16 +145,15 @@ final class PerfClient {
             qps = side.qps.toArray(new QueuePair[0]);
             qpn = new int[n];
             addr = new long[n];
-            lkey = new int[n];
             remoteAddr = new long[n];
             rkey = new int[n];
             for (int q = 0; q < n; q++) {
                 qpn[q] = qps[q].qpn();
                 addr[q] = side.addr(q);
-                lkey[q] = side.mr.lkey();
                 remoteAddr[q] = peer.addrs().get(q);
                 rkey[q] = peer.rkeys().get(q);
             }
+            lkey = side.mr.lkey();
             opcode = o.op().opcode;
             numSge = o.size() == 0 && o.op() != PerfOp.ATOMIC ? 0 : 1;
             length = Math.max(o.size(), o.op() == PerfOp.ATOMIC ? 8 : 0);
@@ -165,7 +165,7 @@ final class PerfClient {
         wr.opcode = plan.opcode;
         wr.sendFlags = SendFlags.SIGNALED;
         wr.numSge = plan.numSge;
-        wr.sgList[0].set(plan.addr[q], plan.length, plan.lkey[q]);
+        wr.sgList[0].set(plan.addr[q], plan.length, plan.lkey);
         wr.remoteAddr = plan.remoteAddr[q];
         wr.rkey = plan.rkey[q];
         wr.compareAdd = 1;

@@ -6,11 +6,16 @@ import java.util.function.IntFunction;
 
 /**
  * A fixed ring of reusable slots: producers fill {@link #tail()} then {@link #push()}, consumers pop the head.
- * A slot's object is made the first time the ring reaches it, so an idle QP costs its slot array only, and a
- * busy one allocates nothing once every slot it uses exists.
+ * A slot's object is made the first time the ring reaches it, and the slot array itself starts small and
+ * doubles up to the capacity when the ring first holds that many: a QP that keeps a few requests outstanding
+ * costs a few slots, not max_send_wr of them (with 10 000 QPs the unused slots' memory lay between the hot
+ * objects of neighbouring QPs). A busy ring allocates nothing once every slot it uses exists.
  */
 public final class Ring<T> {
-    private final Object[] slots;
+    /** Slots a ring starts with. */
+    static final int INITIAL_SLOTS = 4;
+    private final int capacity;
+    private Object[] slots;
     private final IntFunction<T> factory;
     private int head;
     private int count;
@@ -27,18 +32,20 @@ public final class Ring<T> {
     }
 
     public Ring(int capacity, IntFunction<T> factory) {
-        slots = new Object[Math.max(1, capacity)];
+        this.capacity = Math.max(1, capacity);
+        slots = new Object[Math.min(this.capacity, INITIAL_SLOTS)];
         this.factory = factory;
     }
 
-    public int capacity() { return slots.length; }
+    public int capacity() { return capacity; }
     public int size() { return count; }
     public boolean isEmpty() { return count == 0; }
-    public boolean isFull() { return count == slots.length; }
+    public boolean isFull() { return count == capacity; }
 
     /** The free slot the next push makes live; only valid when not full. */
     @SuppressWarnings("unchecked")
     public T tail() {
+        if (count == slots.length && count < capacity) grow();
         int i = (head + count) % slots.length;
         Object slot = slots[i];
         if (slot == null) slots[i] = slot = factory.apply(i);
@@ -48,12 +55,22 @@ public final class Ring<T> {
     /** The slot {@link #tail} would return, or null if the ring has not made it yet; makes nothing. */
     @SuppressWarnings("unchecked")
     public T peekTail() {
-        return (T) slots[(head + count) % slots.length];
+        return count == slots.length ? null : (T) slots[(head + count) % slots.length];
     }
 
+    /** Makes the slot {@link #tail} returned live. */
     public void push() {
         if (isFull()) throw new IllegalStateException("ring full");
+        if (count == slots.length) throw new IllegalStateException("push without tail");
         count++;
+    }
+
+    /** Twice the slots, up to the capacity; the live entries move to the front in order, the made slots with them. */
+    private void grow() {
+        Object[] bigger = new Object[Math.min(capacity, slots.length * 2)];
+        for (int i = 0; i < count; i++) bigger[i] = slots[(head + i) % slots.length];
+        slots = bigger;
+        head = 0;
     }
 
     @SuppressWarnings("unchecked")

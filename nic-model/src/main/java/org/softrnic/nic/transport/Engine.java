@@ -1,7 +1,9 @@
 package org.softrnic.nic.transport;
 
 import java.lang.foreign.Arena;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.softrnic.nic.Counter;
 import org.softrnic.nic.Counters;
@@ -182,7 +184,7 @@ public final class Engine {
         if ((mask & QpAttrMask.RNR_RETRY) != 0) c.comp.rnrRetryLeft = a.rnrRetry;
         if (qp.type() != QpType.UD && (mask & (QpAttrMask.AV | QpAttrMask.DEST_QPN)) != 0 && a.ahAttr != null) {
             c.udpSourcePort = udpSourcePort(a.ahAttr.flowLabel(), qp.qpn(), a.destQpNum);
-            c.template = template(a.ahAttr, c.udpSourcePort);
+            c.template = template(a.ahAttr);
             c.peerGid = a.ahAttr.dgid();
             c.localGid = sgid(a.ahAttr);
             c.addresses();
@@ -217,7 +219,25 @@ public final class Engine {
         return SPORT_MIN + ((qpn * 0x61c88647) >>> (32 - 14));
     }
 
-    FrameTemplate template(org.softrnic.verbs.AddressVector av, int sport) {
+    FrameTemplate template(org.softrnic.verbs.AddressVector av) {
+        FrameTemplate t = templates.get(av);
+        if (t == null) {
+            t = newTemplate(av);
+            if (templates.size() < MAX_TEMPLATES) templates.put(av, t);
+        }
+        return t;
+    }
+
+    /**
+     * Headers by address vector, shared by every QP that sends along it: the UDP source port, the one field
+     * that differs between them, is set per packet ({@link #begin}). Ten thousand QPs to one peer then read one
+     * template, not one each, and a QP's working set is smaller by the template and its bytes.
+     */
+    private final Map<org.softrnic.verbs.AddressVector, FrameTemplate> templates = new HashMap<>();
+    /** A bound on the shared templates; past it a template is made for its QP alone. */
+    private static final int MAX_TEMPLATES = 1 << 16;
+
+    private FrameTemplate newTemplate(org.softrnic.verbs.AddressVector av) {
         Gid dgid = av.dgid();
         int trafficClass = av.trafficClass();
         int flowLabel = av.flowLabel();
@@ -231,7 +251,7 @@ public final class Engine {
             ip = new Ipv6(trafficClass >>> 2, trafficClass & 3, flowLabel, 0, Ipv4.PROTO_UDP, hopLimit,
                     Ipv6.parse(sgid.toInetAddress().getHostAddress()), Ipv6.parse(dgid.toInetAddress().getHostAddress()));
         }
-        int port = link.udpSourcePort() >= 0 ? link.udpSourcePort() : sport;
+        int port = Math.max(0, link.udpSourcePort());
         return FrameTemplate.of((Ethernet) null, ip, new Udp(port, av.udpPort() != 0 ? av.udpPort() : rocePort, 0, 0));
     }
 
@@ -240,18 +260,13 @@ public final class Engine {
         return gids.get(av.sgidIndex() < gids.size() ? av.sgidIndex() : 0);
     }
 
-    FrameTemplate udTemplate(QpContext c, org.softrnic.verbs.AddressVector av) {
-        FrameTemplate t = c.udTemplates.get(av);
-        if (t == null) {
-            t = template(av, c.udpSourcePort);
-            c.udTemplates.put(av, t);
-        }
-        return t;
-    }
-
-    /** Starts a packet toward the QP's peer: BTH opcode, P_Key, destination QP and PSN are set. */
-    FrameWriter begin(FrameTemplate t, Opcode op, int dqpn, int psn) {
+    /**
+     * Starts a packet of QP {@code c} along template {@code t}: the QP's UDP source port (unless the link fixes
+     * one), BTH opcode, P_Key, destination QP and PSN are set.
+     */
+    FrameWriter begin(QpContext c, FrameTemplate t, Opcode op, int dqpn, int psn) {
         FrameWriter w = writer.begin(tx, HEADROOM, t, op);
+        if (link.udpSourcePort() < 0) w.udpSourcePort(c.udpSourcePort);
         w.bth().pkey(Bth.DEFAULT_PKEY).dqpn(dqpn).psn(psn);
         return w;
     }

@@ -1,7 +1,5 @@
 package org.softrnic.nic.transport;
 
-import java.util.HashMap;
-import java.util.Map;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.wire.frame.FrameTemplate;
 
@@ -17,10 +15,9 @@ final class QpContext {
     final ReqState req = new ReqState();
     final CompState comp;
     final RespState resp = new RespState();
-    /** Headers toward the connected peer (RC, UC); UD keeps one per destination GID. */
+    /** Headers toward the connected peer (RC, UC), shared with the QPs along the same path; UD takes them per send. */
     FrameTemplate template;
-    /** By address vector: a UD QP keeps one header template per destination it sends to. */
-    final Map<org.softrnic.verbs.AddressVector, FrameTemplate> udTemplates = new HashMap<>();
+    /** The UDP source port of this QP's packets, set in each over the shared template's. */
     int udpSourcePort;
     /** RC/UC: the peer's GID and the local GID the QP uses; packets must come from the one to the other (rxe check_addr). */
     org.softrnic.verbs.Gid peerGid;

@@ -31,7 +31,7 @@ final class Replies {
     }
 
     void ack(QpContext c, int syndrome, int ackPsn) {
-        FrameWriter w = engine.begin(c.template, Opcode.RC_ACKNOWLEDGE, c.qp.destQpn(), ackPsn);
+        FrameWriter w = engine.begin(c, c.template, Opcode.RC_ACKNOWLEDGE, c.qp.destQpn(), ackPsn);
         w.aeth().syndrome(syndrome).msn(c.resp.msn);
         engine.transmit(0);
     }
@@ -42,7 +42,7 @@ final class Replies {
         RocePacketView p = pkt.p;
         long va = p.reth().va();
         long length = Integer.toUnsignedLong(p.reth().dlen());
-        ReadAtomicResource r = next(c);
+        ReadAtomicResource r = c.resp.nextResource();
         r.kind = ReadAtomicResource.Kind.READ;
         r.firstPsn = pkt.psn;
         r.rkey = p.reth().rkey();
@@ -68,7 +68,7 @@ final class Replies {
         for (int i = 0; i < packets; i++) {
             Position pos = Opcodes.position(i == 0 && startsMessage, i == packets - 1);
             Opcode rop = Opcodes.cached(Transport.RC, OpClass.RDMA_READ_RESPONSE, pos, false, false);
-            FrameWriter w = engine.begin(c.template, rop, c.qp.destQpn(), Psn.add(first, i));
+            FrameWriter w = engine.begin(c, c.template, rop, c.qp.destQpn(), Psn.add(first, i));
             if (rop.hasAeth()) w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(c.resp.msn);
             int chunk = (int) Math.min(mtu, length - (long) i * mtu);
             if (chunk > 0) {
@@ -93,7 +93,7 @@ final class Replies {
                 : original + p.atomicEth().swapAdd();
         mr.segment().set(HOST_LONG, at, updated);
         c.resp.msn = (c.resp.msn + 1) & 0xffffff;
-        ReadAtomicResource r = next(c);
+        ReadAtomicResource r = c.resp.nextResource();
         r.kind = ReadAtomicResource.Kind.ATOMIC;
         r.firstPsn = pkt.psn;
         r.lastPsn = pkt.psn;
@@ -108,7 +108,7 @@ final class Replies {
     Responder.State placed(PacketInfo pkt) {
         QpContext c = pkt.c;
         c.resp.msn = (c.resp.msn + 1) & 0xffffff;
-        ReadAtomicResource r = next(c);
+        ReadAtomicResource r = c.resp.nextResource();
         r.kind = ReadAtomicResource.Kind.REPLAY_ACK;
         r.firstPsn = pkt.psn;
         r.lastPsn = pkt.psn;
@@ -127,7 +127,7 @@ final class Replies {
     }
 
     private void atomicAck(QpContext c, int ackPsn, long original, int msn) {
-        FrameWriter w = engine.begin(c.template, Opcode.RC_ATOMIC_ACKNOWLEDGE, c.qp.destQpn(), ackPsn);
+        FrameWriter w = engine.begin(c, c.template, Opcode.RC_ATOMIC_ACKNOWLEDGE, c.qp.destQpn(), ackPsn);
         w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(msn);
         w.atomicAckEth().orig(original);
         engine.transmit(0);
@@ -135,15 +135,9 @@ final class Replies {
 
     /** The answer to FLUSH and ATOMIC_WRITE: a zero-length RDMA READ RESPONSE ONLY carrying an ACK. */
     private void readResponseAck(QpContext c, int ackPsn, int msn) {
-        FrameWriter w = engine.begin(c.template, Opcode.RC_RDMA_READ_RESPONSE_ONLY, c.qp.destQpn(), ackPsn);
+        FrameWriter w = engine.begin(c, c.template, Opcode.RC_RDMA_READ_RESPONSE_ONLY, c.qp.destQpn(), ackPsn);
         w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(msn);
         engine.transmit(0);
-    }
-
-    private static ReadAtomicResource next(QpContext c) {
-        ReadAtomicResource r = c.resp.resources[c.resp.nextResource];
-        c.resp.nextResource = (c.resp.nextResource + 1) % c.resp.resources.length;
-        return r;
     }
 
     /**
@@ -174,7 +168,7 @@ final class Replies {
     }
 
     private static ReadAtomicResource saved(QpContext c, ReadAtomicResource.Kind kind, int psn) {
-        for (ReadAtomicResource r : c.resp.resources) if (r.kind == kind && r.firstPsn == psn) return r;
+        for (ReadAtomicResource r : c.resp.resources) if (r != null && r.kind == kind && r.firstPsn == psn) return r;
         return null;
     }
 
@@ -188,7 +182,7 @@ final class Replies {
         RocePacketView p = pkt.p;
         int psn = pkt.psn;
         for (ReadAtomicResource r : c.resp.resources) {
-            if (r.kind != ReadAtomicResource.Kind.READ || Psn.diff(psn, r.firstPsn) < 0 || Psn.diff(psn, r.lastPsn) > 0) {
+            if (r == null || r.kind != ReadAtomicResource.Kind.READ || Psn.diff(psn, r.firstPsn) < 0 || Psn.diff(psn, r.lastPsn) > 0) {
                 continue;
             }
             long va = p.reth().va();

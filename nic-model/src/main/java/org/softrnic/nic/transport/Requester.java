@@ -211,7 +211,7 @@ final class Requester {
         boolean inv = last && w.opcode == SendOpcode.SEND_WITH_INV;
         Opcode op = Opcodes.cached(t, cls, p, imm, inv);
         boolean ud = qp.type() == QpType.UD;
-        FrameTemplate tpl = ud ? engine.udTemplate(c, w.udAv) : c.template;
+        FrameTemplate tpl = ud ? engine.template(w.udAv) : c.template;
         int dqpn = ud ? w.remoteQpn : qp.destQpn();
         int psn = c.req.psn;
         // rxe: noack_pkts++ > RXE_MAX_PKT_PER_ACK, so a middle packet asks every 66th
@@ -222,7 +222,7 @@ final class Requester {
         if (ackReq) c.req.noAckPackets = 0;
         // SE only where a receive completes: SEND and RDMA WRITE with immediate (rxe init_req_packet)
         boolean se = last && (w.sendFlags & SendFlags.SOLICITED) != 0 && (w.opcode.isSend() || imm);
-        FrameWriter fw = engine.begin(tpl, op, dqpn, psn);
+        FrameWriter fw = engine.begin(c, tpl, op, dqpn, psn);
         fw.bth().flags(se, false, 0, 0).ackReq(ackReq);
         if (op.hasReth()) fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.length);
         if (op.hasImmediate()) fw.immDt().value(w.immData);
@@ -265,7 +265,7 @@ final class Requester {
         long remaining = w.length - w.sent;
         int packets = (int) Math.max(1, (remaining + mtu - 1) / mtu);
         int psn = c.req.psn;
-        FrameWriter fw = engine.begin(c.template, Opcode.RC_RDMA_READ_REQUEST, qp.destQpn(), psn);
+        FrameWriter fw = engine.begin(c, c.template, Opcode.RC_RDMA_READ_REQUEST, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         fw.reth().va(w.remoteAddr + w.sent).rkey(w.rkey).dlen((int) remaining);
         engine.transmit(0);
@@ -276,7 +276,7 @@ final class Requester {
         QueuePair qp = c.qp;
         Opcode op = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD;
         int psn = c.req.psn;
-        FrameWriter fw = engine.begin(c.template, op, qp.destQpn(), psn);
+        FrameWriter fw = engine.begin(c, c.template, op, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         long swapAdd = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
         long compare = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
@@ -289,7 +289,7 @@ final class Requester {
     private void sendFlush(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
         int psn = c.req.psn;
-        FrameWriter fw = engine.begin(c.template, Opcode.RC_FLUSH, qp.destQpn(), psn);
+        FrameWriter fw = engine.begin(c, c.template, Opcode.RC_FLUSH, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         fw.feth().set(w.flushType, w.flushLevel);
         fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.flushLength);
@@ -301,7 +301,7 @@ final class Requester {
     private void sendAtomicWrite(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
         int psn = c.req.psn;
-        FrameWriter fw = engine.begin(c.template, Opcode.RC_ATOMIC_WRITE, qp.destQpn(), psn);
+        FrameWriter fw = engine.begin(c, c.template, Opcode.RC_ATOMIC_WRITE, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen(8);
         copyPayload(w, fw, 8);

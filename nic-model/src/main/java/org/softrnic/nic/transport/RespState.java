@@ -31,13 +31,28 @@ final class RespState {
     long writeRemaining;
     /** The DMA length of the RDMA WRITE in progress, reported as byte_len of a WRITE with immediate. */
     long writeLength;
-    /** max_dest_rd_atomic slots, sized when modify_qp sets it. */
-    ReadAtomicResource[] resources = new ReadAtomicResource[0];
+    /**
+     * max_dest_rd_atomic slots. The array is made when a READ or atomic first needs one, and a slot's record
+     * when it is first taken (null before): a QP that never serves one does not carry them.
+     */
+    ReadAtomicResource[] resources = NONE;
+    /** The slots modify_qp asked for. */
+    private int resourceSlots = 1;
     int nextResource;
+    private static final ReadAtomicResource[] NONE = new ReadAtomicResource[0];
 
     void sizeResources(int maxDestRdAtomic) {
-        resources = new ReadAtomicResource[Math.max(1, maxDestRdAtomic)];
-        for (int i = 0; i < resources.length; i++) resources[i] = new ReadAtomicResource();
+        resources = NONE;
+        resourceSlots = Math.max(1, maxDestRdAtomic);
         nextResource = 0;
+    }
+
+    /** The next slot in turn, its record made if it has none yet. */
+    ReadAtomicResource nextResource() {
+        if (resources.length == 0) resources = new ReadAtomicResource[resourceSlots];
+        ReadAtomicResource r = resources[nextResource];
+        if (r == null) resources[nextResource] = r = new ReadAtomicResource();
+        nextResource = (nextResource + 1) % resources.length;
+        return r;
     }
 }

@@ -46,4 +46,35 @@ class RingTest {
         assertThrows(IllegalStateException.class, ring::pop);
         assertThrows(IndexOutOfBoundsException.class, () -> ring.get(0));
     }
+
+    @Test
+    void growsWhileWrappedWithoutLosingOrderOrSlots() {
+        AtomicInteger made = new AtomicInteger();
+        Ring<int[]> ring = new Ring<>(100, i -> { made.incrementAndGet(); return new int[1]; });
+        int next = 0;
+        int expect = 0;
+        // keep three in the ring so that its head walks round the small first array, then fill it to capacity
+        for (int k = 0; k < 3; k++) { ring.tail()[0] = next++; ring.push(); }
+        for (int step = 0; step < 7; step++) {
+            ring.tail()[0] = next++;
+            ring.push();
+            assertEquals(expect++, ring.head()[0]);
+            ring.pop();
+        }
+        while (!ring.isFull()) { ring.tail()[0] = next++; ring.push(); }
+        assertEquals(100, ring.size());
+        assertEquals(100, ring.capacity());
+        assertThrows(IllegalStateException.class, ring::push);
+        for (int i = 0; i < 100; i++) assertEquals(expect + i, ring.get(i)[0], "entry " + i + " after growing");
+        // a second pass through the full ring makes no slot object: every one exists and is reused
+        int before = made.get();
+        for (int step = 0; step < 250; step++) {
+            assertEquals(expect++, ring.head()[0]);
+            ring.pop();
+            ring.tail()[0] = next++;
+            ring.push();
+        }
+        assertEquals(100, before, "one slot object per entry held at once");
+        assertEquals(before, made.get());
+    }
 }

@@ -49,6 +49,12 @@ public final class FrameWriter extends HeaderViews {
         return this;
     }
 
+    /** Sets the UDP source port over the template's: a template shared by several flows differs only there. */
+    public FrameWriter udpSourcePort(int port) {
+        u16(buf.segment, frameOffset + template.udpOffset, port);
+        return this;
+    }
+
     public int frameOffset() {
         return frameOffset;
     }

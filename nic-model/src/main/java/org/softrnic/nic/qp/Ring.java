@@ -6,16 +6,18 @@ import java.util.function.IntFunction;
 
 /**
  * A fixed ring of reusable slots: producers fill {@link #tail()} then {@link #push()}, consumers pop the head.
- * A slot's object is made the first time the ring reaches it, and the slot array itself starts small and
- * doubles up to the capacity when the ring first holds that many: a QP that keeps a few requests outstanding
- * costs a few slots, not max_send_wr of them (with 10 000 QPs the unused slots' memory lay between the hot
- * objects of neighbouring QPs). A busy ring allocates nothing once every slot it uses exists.
+ * A slot's object is made the first time the ring reaches it, and the slot array itself is made at the first
+ * post, small, and doubles up to the capacity when the ring first holds that many: a queue never posted to
+ * costs no slots, and one that keeps a few requests outstanding a few, not max_send_wr of them (with 10 000
+ * QPs the unused slots lay between the hot objects of neighbouring QPs). A busy ring allocates nothing once
+ * every slot it uses exists.
  */
 public final class Ring<T> {
     /** Slots a ring starts with. */
     static final int INITIAL_SLOTS = 4;
     private final int capacity;
     private Object[] slots;
+    private static final Object[] NONE = {};
     private final IntFunction<T> factory;
     private int head;
     private int count;
@@ -33,7 +35,7 @@ public final class Ring<T> {
 
     public Ring(int capacity, IntFunction<T> factory) {
         this.capacity = Math.max(1, capacity);
-        slots = new Object[Math.min(this.capacity, INITIAL_SLOTS)];
+        slots = NONE;
         this.factory = factory;
     }
 
@@ -65,9 +67,12 @@ public final class Ring<T> {
         count++;
     }
 
-    /** Twice the slots, up to the capacity; the live entries move to the front in order, the made slots with them. */
+    /**
+     * The first slots, or twice as many, up to the capacity; the live entries move to the front in order, the
+     * made slots with them.
+     */
     private void grow() {
-        Object[] bigger = new Object[Math.min(capacity, slots.length * 2)];
+        Object[] bigger = new Object[Math.min(capacity, Math.max(INITIAL_SLOTS, slots.length * 2))];
         for (int i = 0; i < count; i++) bigger[i] = slots[(head + i) % slots.length];
         slots = bigger;
         head = 0;

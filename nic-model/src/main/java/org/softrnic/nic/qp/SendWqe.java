@@ -27,6 +27,8 @@ public final class SendWqe extends SendWr {
     public MemoryRegion fastReg;
     public long length;
     public final byte[] inline;
+    /** The inline buffer of every WQE of a QP without inline data: one empty array, not one per WQE. */
+    private static final byte[] NO_INLINE = {};
     public boolean isInline;
 
     public State state;
@@ -42,7 +44,7 @@ public final class SendWqe extends SendWr {
     public SendWqe(int maxSge, int maxInline) {
         super(maxSge);
         sgeMrs = new MemoryRegion[maxSge];
-        inline = new byte[maxInline];
+        inline = maxInline == 0 ? NO_INLINE : new byte[maxInline];
     }
 
     public boolean signaled(boolean allSignaled) {

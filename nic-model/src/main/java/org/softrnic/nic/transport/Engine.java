@@ -1,21 +1,15 @@
 package org.softrnic.nic.transport;
 
 import java.lang.foreign.Arena;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import org.softrnic.nic.Counter;
 import org.softrnic.nic.Counters;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.PacketSink;
-import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.mem.IntMap;
 import org.softrnic.nic.mem.KeyTable;
 import org.softrnic.nic.qp.QueuePair;
-import org.softrnic.nic.qp.RecvWqe;
-import org.softrnic.nic.qp.Ring;
-import org.softrnic.nic.qp.SendWqe;
 import org.softrnic.nic.time.Clock;
 import org.softrnic.verbs.AsyncEvent;
 import org.softrnic.verbs.Gid;
@@ -23,21 +17,13 @@ import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpAttrMask;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpType;
-import org.softrnic.verbs.WcOpcode;
-import org.softrnic.verbs.WcStatus;
-import org.softrnic.verbs.WorkCompletion;
 import org.softrnic.wire.Opcode;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.ParseError;
 import org.softrnic.wire.frame.Ecn;
-import org.softrnic.wire.frame.Ethernet;
 import org.softrnic.wire.frame.FrameTemplate;
 import org.softrnic.wire.frame.FrameView;
 import org.softrnic.wire.frame.FrameWriter;
-import org.softrnic.wire.frame.IpHeader;
-import org.softrnic.wire.frame.Ipv4;
-import org.softrnic.wire.frame.Ipv6;
-import org.softrnic.wire.frame.Udp;
 import org.softrnic.wire.header.Bth;
 
 /**
@@ -66,8 +52,6 @@ public final class Engine {
     public void transmitTap(PacketSink tap) {
         this.transmitTap = tap;
     }
-    private final List<Gid> gids;
-    private final int rocePort;
     private final Consumer<AsyncEvent> events;
     private final LinkProfile link;
     final IntMap<QpContext> contexts = new IntMap<>();
@@ -82,6 +66,7 @@ public final class Engine {
     final Responder responder = new Responder(this);
     final Completer completer = new Completer(this);
     final Timers timers = new Timers(contexts);
+    private final Paths paths;
 
     /** Native buffers come from {@code arena}; the device's owner closes it when the device is gone. */
     final Arena arena;
@@ -94,11 +79,10 @@ public final class Engine {
         this.clock = clock;
         this.keys = keys;
         this.sink = sink;
-        this.gids = List.copyOf(gids);
-        this.rocePort = rocePort;
         this.events = events;
         this.view = new FrameView(rocePort);
         this.tx = PacketBuffer.allocate(arena, PacketSink.BUFFER_BYTES);
+        this.paths = new Paths(List.copyOf(gids), rocePort, link);
     }
 
     public void addQp(QueuePair qp) {
@@ -184,9 +168,12 @@ public final class Engine {
         if ((mask & QpAttrMask.RNR_RETRY) != 0) c.comp.rnrRetryLeft = a.rnrRetry;
         if (qp.type() != QpType.UD && (mask & (QpAttrMask.AV | QpAttrMask.DEST_QPN)) != 0 && a.ahAttr != null) {
             c.udpSourcePort = udpSourcePort(a.ahAttr.flowLabel(), qp.qpn(), a.destQpNum);
-            c.template = template(a.ahAttr);
-            c.peerGid = a.ahAttr.dgid();
-            c.localGid = sgid(a.ahAttr);
+            Paths.Path path = paths.of(a.ahAttr);
+            // the equal vector the device already holds: QPs along one path keep one copy, as of its headers
+            a.ahAttr = path.av();
+            c.template = path.headers();
+            c.peerGid = path.av().dgid();
+            c.localGid = path.sgid();
             c.addresses();
         }
         if (qp.type() == QpType.UD && from == QpState.RESET) {
@@ -219,45 +206,9 @@ public final class Engine {
         return SPORT_MIN + ((qpn * 0x61c88647) >>> (32 - 14));
     }
 
+    /** The headers along {@code av}, shared with every QP of this device that sends along it. */
     FrameTemplate template(org.softrnic.verbs.AddressVector av) {
-        FrameTemplate t = templates.get(av);
-        if (t == null) {
-            t = newTemplate(av);
-            if (templates.size() < MAX_TEMPLATES) templates.put(av, t);
-        }
-        return t;
-    }
-
-    /**
-     * Headers by address vector, shared by every QP that sends along it: the UDP source port, the one field
-     * that differs between them, is set per packet ({@link #begin}). Ten thousand QPs to one peer then read one
-     * template, not one each, and a QP's working set is smaller by the template and its bytes.
-     */
-    private final Map<org.softrnic.verbs.AddressVector, FrameTemplate> templates = new HashMap<>();
-    /** A bound on the shared templates; past it a template is made for its QP alone. */
-    private static final int MAX_TEMPLATES = 1 << 16;
-
-    private FrameTemplate newTemplate(org.softrnic.verbs.AddressVector av) {
-        Gid dgid = av.dgid();
-        int trafficClass = av.trafficClass();
-        int flowLabel = av.flowLabel();
-        int hopLimit = av.hopLimit();
-        Gid sgid = sgid(av);
-        IpHeader ip;
-        if (dgid.isIpv4Mapped() && sgid.isIpv4Mapped()) {
-            ip = Ipv4.roce((java.net.Inet4Address) sgid.toInetAddress(), (java.net.Inet4Address) dgid.toInetAddress(),
-                    0, trafficClass >>> 2, trafficClass & 3);
-        } else {
-            ip = new Ipv6(trafficClass >>> 2, trafficClass & 3, flowLabel, 0, Ipv4.PROTO_UDP, hopLimit,
-                    Ipv6.parse(sgid.toInetAddress().getHostAddress()), Ipv6.parse(dgid.toInetAddress().getHostAddress()));
-        }
-        int port = Math.max(0, link.udpSourcePort());
-        return FrameTemplate.of((Ethernet) null, ip, new Udp(port, av.udpPort() != 0 ? av.udpPort() : rocePort, 0, 0));
-    }
-
-    /** The local GID an address vector sends from. */
-    private Gid sgid(org.softrnic.verbs.AddressVector av) {
-        return gids.get(av.sgidIndex() < gids.size() ? av.sgidIndex() : 0);
+        return paths.of(av).headers();
     }
 
     /**

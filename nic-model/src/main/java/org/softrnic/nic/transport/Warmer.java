@@ -2,6 +2,7 @@ package org.softrnic.nic.transport;
 
 import java.lang.foreign.MemorySegment;
 import org.softrnic.wire.Be;
+import org.softrnic.wire.Opcode;
 import org.softrnic.wire.PacketBuffer;
 
 /**
@@ -15,6 +16,8 @@ final class Warmer {
     /** The most packets warmed at once: their state must still be in the core's own cache when handled. */
     static final int BURST = 64;
     private final QpContext[] found = new QpContext[BURST];
+    /** Whether packet i of {@link #found} is a request (the responder's) or a response (the completer's). */
+    private final boolean[] request = new boolean[BURST];
     /** What the loads read, kept so that the compiler cannot drop them. */
     private int sink;
 
@@ -27,17 +30,19 @@ final class Warmer {
         int s = 0;
         int k = 0;
         for (int i = from, end = from + Math.min(n, BURST); i < end; i++) {
-            int qpn = destQpn(buffers[i].segment, offsets[i], lengths[i]);
-            QpContext c = qpn < 0 ? null : lookup.context(qpn);
+            int bth = bth(buffers[i].segment, offsets[i], lengths[i]);
+            QpContext c = bth < 0 ? null : lookup.context(Be.u24(buffers[i].segment, (long) offsets[i] + bth + 5));
             if (c == null) continue;
             s += c.txCounted; // the context's own line
+            Opcode op = Opcode.of(Be.u8(buffers[i].segment, (long) offsets[i] + bth));
+            request[k] = op == null || op.isRequest();
             found[k++] = c;
         }
-        // the second level in a pass of its own: each load depends only on a line the first pass brought in
+        // the second level in a pass of its own: each load depends only on a line the first pass brought in. A
+        // request needs the responder's state, a response the requester's and completer's: the others stay out.
         for (int i = 0; i < k; i++) {
             QpContext c = found[i];
-            s += c.qp.destQpn() + c.qp.rnrRetry() + c.req.psn + c.comp.psn + c.resp.psn;
-            if (c.template != null) s += c.template.length();
+            s += c.qp.destQpn() + c.qp.rnrRetry() + (request[i] ? c.resp.psn : c.req.psn + c.comp.psn);
             found[i] = null;
         }
         sink += s;
@@ -45,28 +50,27 @@ final class Warmer {
 
     /**
      * Loads what a post to {@code qp} (context {@code c}) is about to touch: its send queue's free slot and the
-     * SGE in it, and the requester's and completer's state and headers. Posting walks them one after another;
-     * here the two chains (QP, queue, slot, SGE; context, roles, headers) are loaded side by side.
+     * SGE in it, and the requester's and completer's state (the headers are shared by the QPs along a path).
+     * Posting walks them one after another; here the two chains (QP, queue, slot, SGE; context, roles) are
+     * loaded side by side.
      */
     void post(org.softrnic.nic.qp.QueuePair qp, QpContext c) {
         org.softrnic.nic.qp.SendWqe w = qp.sq().peekTail();
         int s = c.req.psn + c.comp.psn + c.qp.destQpn();
-        if (c.template != null) s += c.template.length();
         // ibv_create_qp grants at least one SGE; a slot is still read without assuming it
         if (w != null) s += w.numSge + (w.sgList.length > 0 ? w.sgList[0].length : 0);
         sink += s;
     }
 
     /**
-     * The BTH's destination QP of the RoCEv2 packet at {@code offset} (IPv4 by its header length, anything else
-     * read as IPv6), or -1 if the packet does not lie inside its buffer or is too short to have one.
+     * Where the BTH of the RoCEv2 packet at {@code offset} starts, from the packet (IPv4 by its header length,
+     * anything else read as IPv6), or -1 if the packet does not lie inside its buffer or is too short to have one.
      */
-    private static int destQpn(MemorySegment s, int offset, int length) {
+    private static int bth(MemorySegment s, int offset, int length) {
         if (offset < 0 || length < 20 || length > s.byteSize() - offset) return -1;
         int first = Be.u8(s, offset);
         int ipHeader = (first >>> 4) == 4 ? (first & 0xf) * 4 : 40;
         int bth = ipHeader + 8; // UDP
-        if (length < bth + 12) return -1;
-        return Be.u24(s, (long) offset + bth + 5);
+        return length < bth + 12 ? -1 : bth;
     }
 }

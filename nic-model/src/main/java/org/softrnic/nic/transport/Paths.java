@@ -1,0 +1,71 @@
+package org.softrnic.nic.transport;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.softrnic.nic.LinkProfile;
+import org.softrnic.verbs.AddressVector;
+import org.softrnic.verbs.Gid;
+import org.softrnic.wire.frame.Ethernet;
+import org.softrnic.wire.frame.FrameTemplate;
+import org.softrnic.wire.frame.IpHeader;
+import org.softrnic.wire.frame.Ipv4;
+import org.softrnic.wire.frame.Ipv6;
+import org.softrnic.wire.frame.Udp;
+
+/**
+ * The paths a device sends along, one per address vector, each with the headers below the BTH encoded once and
+ * shared by every QP that sends along it: the UDP source port, the one field that differs between them, is set
+ * per packet ({@link Engine#begin}). Ten thousand QPs to one peer then hold one vector and one template, not
+ * one each, and a QP's working set is smaller by them.
+ */
+final class Paths {
+    /** A path: the vector every QP along it shares, its local GID, and its headers. */
+    record Path(AddressVector av, Gid sgid, FrameTemplate headers) { }
+
+    /** A bound on the paths kept; past it a path is made for its QP alone. */
+    private static final int MAX_PATHS = 1 << 16;
+
+    private final Map<AddressVector, Path> paths = new HashMap<>();
+    private final List<Gid> gids;
+    private final int rocePort;
+    private final LinkProfile link;
+
+    Paths(List<Gid> gids, int rocePort, LinkProfile link) {
+        this.gids = gids;
+        this.rocePort = rocePort;
+        this.link = link;
+    }
+
+    /** The path along {@code av}, made the first time. */
+    Path of(AddressVector av) {
+        Path p = paths.get(av);
+        if (p == null) {
+            p = new Path(av, sgid(av), headers(av));
+            if (paths.size() < MAX_PATHS) paths.put(av, p);
+        }
+        return p;
+    }
+
+    /** The local GID an address vector sends from. */
+    private Gid sgid(AddressVector av) {
+        return gids.get(av.sgidIndex() < gids.size() ? av.sgidIndex() : 0);
+    }
+
+    private FrameTemplate headers(AddressVector av) {
+        Gid dgid = av.dgid();
+        int trafficClass = av.trafficClass();
+        Gid sgid = sgid(av);
+        IpHeader ip;
+        if (dgid.isIpv4Mapped() && sgid.isIpv4Mapped()) {
+            ip = Ipv4.roce((java.net.Inet4Address) sgid.toInetAddress(), (java.net.Inet4Address) dgid.toInetAddress(),
+                    0, trafficClass >>> 2, trafficClass & 3);
+        } else {
+            ip = new Ipv6(trafficClass >>> 2, trafficClass & 3, av.flowLabel(), 0, Ipv4.PROTO_UDP, av.hopLimit(),
+                    Ipv6.parse(sgid.toInetAddress().getHostAddress()), Ipv6.parse(dgid.toInetAddress().getHostAddress()));
+        }
+        // a link that fixes the source port has it here; otherwise each packet gets its QP's
+        int port = Math.max(0, link.udpSourcePort());
+        return FrameTemplate.of((Ethernet) null, ip, new Udp(port, av.udpPort() != 0 ? av.udpPort() : rocePort, 0, 0));
+    }
+}

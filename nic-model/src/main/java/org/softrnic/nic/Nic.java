@@ -345,6 +345,7 @@ public final class Nic {
 
     public void destroyQp(QueuePair qp) {
         if (qps.remove(qp.qpn()) == null) throw error("ibv_destroy_qp", Errno.EINVAL, qp + " does not exist");
+        qp.markDestroyed();
         engine.removeQp(qp);
         qp.pd().detach();
         qp.sendCq().detach();

@@ -41,7 +41,8 @@ final class PostSlot {
      */
     void postTo(org.softrnic.nic.Nic nic) {
         try {
-            if ((kind == Kind.SEND || kind == Kind.RECV) && nic.qp(qp.qpn()) != qp) {
+            // the QP's own flag, not a look-up by QPN: with thousands of QPs the device's map is a cache miss a post
+            if ((kind == Kind.SEND || kind == Kind.RECV) && qp.destroyed()) {
                 throw new org.softrnic.verbs.VerbsException(kind == Kind.SEND ? "ibv_post_send" : "ibv_post_recv",
                         org.softrnic.verbs.Errno.EINVAL, "QP 0x" + Integer.toHexString(qp.qpn()) + " was destroyed");
             }

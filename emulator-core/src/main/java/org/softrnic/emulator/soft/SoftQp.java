@@ -30,8 +30,8 @@ final class SoftQp extends SoftResource implements QueuePair {
         super(pd.device, uses);
         this.pd = pd;
         this.qp = qp;
-        this.sendRoom = new QueueRoom(qp.sq(), "ibv_post_send", "the send queue of " + describe());
-        this.recvRoom = qp.rq() == null ? null : new QueueRoom(qp.rq(), "ibv_post_recv", "the receive queue of " + describe());
+        this.sendRoom = new QueueRoom(qp.sq(), "ibv_post_send", "the send queue of ", this);
+        this.recvRoom = qp.rq() == null ? null : new QueueRoom(qp.rq(), "ibv_post_recv", "the receive queue of ", this);
     }
 
     /** Called under the device lock. */

@@ -14,7 +14,7 @@ final class SoftSrq extends SoftResource implements SharedReceiveQueue {
         super(pd.device, pd);
         this.pd = pd;
         this.srq = srq;
-        this.room = new QueueRoom(srq.ring(), "ibv_post_srq_recv", describe());
+        this.room = new QueueRoom(srq.ring(), "ibv_post_srq_recv", "", this);
     }
 
     /** Called under the device lock. */

@@ -27,6 +27,8 @@ public final class QueuePair {
     private final QpAttr attr = new QpAttr();
     /** Volatile: a provider checks posts against it on application threads. */
     private volatile QpState state = QpState.RESET;
+    /** Set when the device destroyed it: a post still on its way to the device is refused. */
+    private volatile boolean destroyed;
 
     public QueuePair(int qpn, QpType type, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
                      SharedReceiveQueue srq, QpCaps caps, boolean sqSigAll) {
@@ -55,10 +57,14 @@ public final class QueuePair {
     public Ring<RecvWqe> rq() { return rq; }
     /**
      * The attributes as last set (what ibv_query_qp returns). Read-only: they change through {@link #apply},
-     * which keeps the copies the engine reads per packet equal to them.
+     * which keeps the copies the engine reads per packet equal to them; the engine only swaps the address
+     * vector for the equal one its paths hold, so that QPs along one path share it.
      */
     public QpAttr attr() { return attr; }
     public QpState state() { return state; }
+    /** Whether ibv_destroy_qp took it off its device. */
+    public boolean destroyed() { return destroyed; }
+    public void markDestroyed() { destroyed = true; }
 
     public void state(QpState s) {
         this.state = s;

@@ -1,6 +1,6 @@
 package org.softrnic.nic.transport;
 
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.softrnic.nic.LinkProfile;
@@ -23,10 +23,19 @@ final class Paths {
     /** A path: the vector every QP along it shares, its local GID, and its headers. */
     record Path(AddressVector av, Gid sgid, FrameTemplate headers) { }
 
-    /** A bound on the paths kept; past it a path is made for its QP alone. */
+    /**
+     * A bound on the paths kept: past it the least recently used is forgotten (a QP that holds it keeps it), so
+     * that a UD QP sending to ever new addresses neither grows the map nor rebuilds the headers of the ones it
+     * sends to often.
+     */
     private static final int MAX_PATHS = 1 << 16;
 
-    private final Map<AddressVector, Path> paths = new HashMap<>();
+    private final Map<AddressVector, Path> paths = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<AddressVector, Path> eldest) {
+            return size() > MAX_PATHS;
+        }
+    };
     private final List<Gid> gids;
     private final int rocePort;
     private final LinkProfile link;
@@ -42,7 +51,7 @@ final class Paths {
         Path p = paths.get(av);
         if (p == null) {
             p = new Path(av, sgid(av), headers(av));
-            if (paths.size() < MAX_PATHS) paths.put(av, p);
+            paths.put(av, p);
         }
         return p;
     }

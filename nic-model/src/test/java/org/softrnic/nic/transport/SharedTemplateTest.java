@@ -1,6 +1,8 @@
 package org.softrnic.nic.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
@@ -34,10 +36,16 @@ class SharedTemplateTest {
     private static final Gid LOCAL = Gid.parse("192.0.2.1");
     private static final Gid PEER = Gid.parse("192.0.2.2");
 
-    /** UDP source port and BTH destination QP of each packet sent, in order (IPv4, no Ethernet header). */
+    /**
+     * UDP source port, BTH destination QP and, for IPv6, the flow label of each packet sent, in order (IP
+     * packets, no Ethernet header).
+     */
     private final List<int[]> sent = new ArrayList<>();
     private final PacketSink sink = (buffer, offset, length) -> {
-        sent.add(new int[] {Be.u16(buffer.segment, offset + 20), Be.u24(buffer.segment, offset + 28 + 5)});
+        boolean v4 = Be.u8(buffer.segment, offset) >>> 4 == 4;
+        int udp = offset + (v4 ? 20 : 40);
+        int flowLabel = v4 ? -1 : Be.u32(buffer.segment, offset) & 0xfffff;
+        sent.add(new int[] {Be.u16(buffer.segment, udp), Be.u24(buffer.segment, udp + 8 + 5), flowLabel});
         return true;
     };
 
@@ -57,7 +65,34 @@ class SharedTemplateTest {
         for (int i = 0; i < peers.length; i++) {
             assertEquals(peers[i], sent.get(i)[1]);
             assertEquals(Engine.udpSourcePort(0, qps.get(i).qpn(), peers[i]), sent.get(i)[0], "QP " + i + "'s source port");
+            // each connect passed a vector of its own; the QPs now hold the one their path keeps
+            assertSame(qps.get(0).attr().ahAttr, qps.get(i).attr().ahAttr, "QP " + i + "'s address vector");
         }
+    }
+
+    @Test
+    void vectorsThatDifferOnlyInTheFlowLabelAreTwoPathsOverIpv6() {
+        Gid local = Gid.parse("2001:db8::1");
+        Gid peer = Gid.parse("2001:db8::2");
+        Nic nic = new Nic(NicConfig.of("a", local, 1), new VirtualClock(), sink);
+        Device d = new Device(nic);
+        int[] flowLabels = {0, 0x12345, 0};
+        List<QueuePair> qps = new ArrayList<>();
+        for (int flowLabel : flowLabels) {
+            QueuePair qp = d.qp(QpType.RC);
+            QpAttr attr = QpAttr.rcConnect(peer, 0x300, Mtu.MTU_1024);
+            attr.ahAttr = new AddressVector(peer, 0, flowLabel, 64, 0);
+            nic.modifyToRts(qp, attr);
+            qps.add(qp);
+            nic.postSend(qp, d.send());
+        }
+        assertEquals(3, sent.size());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(flowLabels[i], sent.get(i)[2], "packet " + i + "'s flow label");
+            assertEquals(Engine.udpSourcePort(flowLabels[i], qps.get(i).qpn(), 0x300), sent.get(i)[0], "packet " + i + "'s source port");
+        }
+        assertNotSame(qps.get(0).attr().ahAttr, qps.get(1).attr().ahAttr);
+        assertSame(qps.get(0).attr().ahAttr, qps.get(2).attr().ahAttr);
     }
 
     @Test

@@ -24,7 +24,7 @@ public final class QueuePair {
     private final boolean sqSigAll;
     private final Ring<SendWqe> sq;
     private final Ring<RecvWqe> rq;
-    private final QpAttr attr = new QpAttr();
+    private final QpAttr attr;
     /** Volatile: a provider checks posts against it on application threads. */
     private volatile QpState state = QpState.RESET;
     /** Set when the device destroyed it: a post still on its way to the device is refused. */
@@ -42,6 +42,8 @@ public final class QueuePair {
         this.sqSigAll = sqSigAll;
         this.sq = new Ring<>(caps.maxSendWr(), i -> new SendWqe(caps.maxSendSge(), caps.maxInlineData()));
         this.rq = srq == null ? new Ring<>(caps.maxRecvWr(), i -> new RecvWqe(caps.maxRecvSge())) : null;
+        // last: no packet reads the attributes, so they do not lie between the QP and its rings
+        this.attr = new QpAttr();
     }
 
     public int qpn() { return qpn; }

@@ -42,23 +42,45 @@ final class Warmer {
         // request needs the responder's state, a response the requester's and completer's: the others stay out.
         for (int i = 0; i < k; i++) {
             QpContext c = found[i];
-            s += c.qp.destQpn() + c.qp.rnrRetry() + (request[i] ? c.resp.psn : c.req.psn + c.comp.psn);
+            s += request[i] ? request(c) : c.qp.destQpn() + c.qp.rnrRetry() + c.req.psn + c.comp.psn;
             found[i] = null;
         }
         sink += s;
     }
 
     /**
+     * The fields the responder reads of a request's QP: every line of its three objects comes in now, side by
+     * side with the other packets' (one field an object would leave its other lines to miss one by one later).
+     */
+    private static int request(QpContext c) {
+        org.softrnic.nic.qp.QueuePair qp = c.qp;
+        RespState r = c.resp;
+        int s = qp.destQpn() + qp.mtuBytes() + qp.accessFlags() + qp.type().ordinal() + (qp.pd() == null ? 1 : 0);
+        s += c.peerIpv4 + c.localIpv4 + c.udpSourcePort + (c.template == null ? 1 : 0);
+        s += r.psn + r.msn + r.ackPsn + (r.lastOpcode == null ? 1 : 0) + (r.nakSent ? 1 : 0) + (r.wqe == null ? 1 : 0);
+        s += (int) (r.writeVa + r.writeRemaining + r.offset + r.writeLength) + r.writeRkey;
+        return s;
+    }
+
+    /**
      * Loads what a post to {@code qp} (context {@code c}) is about to touch: its send queue's free slot and the
      * SGE in it, and the requester's and completer's state (the headers are shared by the QPs along a path).
      * Posting walks them one after another; here the two chains (QP, queue, slot, SGE; context, roles) are
-     * loaded side by side.
+     * loaded side by side, each object by a field on each of its lines.
      */
     void post(org.softrnic.nic.qp.QueuePair qp, QpContext c) {
         org.softrnic.nic.qp.SendWqe w = qp.sq().peekTail();
         int s = c.req.psn + c.comp.psn + c.qp.destQpn();
         // ibv_create_qp grants at least one SGE; a slot is still read without assuming it
-        if (w != null) s += w.numSge + (w.sgList.length > 0 ? w.sgList[0].length : 0);
+        if (w != null) {
+            s += w.numSge + (w.sgList.length > 0 ? w.sgList[0].length : 0) + (w.sgeMrs.length > 0 && w.sgeMrs[0] == null ? 1 : 0);
+            // the post rewrites the slot whole: its lines, from the request's fields to the engine's
+            s += (int) (w.wrId + w.remoteAddr + w.bindLength + w.regIova + w.flushLength + w.length + w.sent)
+                    + w.regKey + w.lastPsn + (w.regSegment == null ? 1 : 0) + (w.state == null ? 1 : 0);
+        }
+        // and every line of the QP, its context and the two roles' state that sending the request reads
+        s += c.udpSourcePort + c.txCounted + (c.template == null ? 1 : 0) + c.req.index + c.req.noAckPackets + c.comp.retryLeft
+                + (int) c.comp.retransmitDeadline() + qp.mtuBytes() + qp.maxRdAtomic() + qp.type().ordinal() + (qp.caps() == null ? 1 : 0);
         sink += s;
     }
 

@@ -69,6 +69,8 @@ final class Loopback {
 
     /** Nanoseconds each device (a, b) spent warming and receiving, since the loopback was made. */
     final long[] receiving = new long[2];
+    /** Of {@link #receiving}, the nanoseconds spent warming. */
+    final long[] warming = new long[2];
 
     /**
      * Delivers packets, including the ones delivering makes, until the link is empty; returns how many. Up to
@@ -95,6 +97,7 @@ final class Loopback {
                 Nic nic = d == 0 ? a : b;
                 long t0 = System.nanoTime();
                 nic.warm(burst[d], burstOffsets[d], burstLengths[d], 0, taken[d]);
+                warming[d] += System.nanoTime() - t0;
                 for (int k = 0; k < taken[d]; k++) {
                     nic.receive(burst[d][k], burstOffsets[d][k], burstLengths[d][k]);
                     free[freeCount++] = burst[d][k];

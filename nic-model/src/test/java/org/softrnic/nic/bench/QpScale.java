@@ -20,80 +20,126 @@ import org.softrnic.verbs.SendWr;
  * over 1, 100 and 10 000 QPs (one thread, no I/O), with the time per message split between posting and the
  * link's pump, and the pump's between the two devices: a, whose QPs were posted to just before (ACKs to the
  * completer), and b, whose QPs last saw a packet a whole round of QPs ago (requests to the responder). The
- * QPs have perftest's default depth: 128 send and 128 receive WRs. Each row is timed right after the full
- * collections that measure its heap, so its QPs' objects lie where that collector's compaction put them.
+ * QPs have perftest's default depth: 128 send and 128 receive WRs.
+ *
+ * <p>The three device pairs are made first, each measured for its heap by full collections, so their objects lie
+ * where that collector's compaction put them. The timing then takes turns: {@link #ROUNDS} rounds, each giving every
+ * pair a slice, the order reversed every other round. This machine's speed drifts by a third over seconds when
+ * its neighbours are busy; taking turns puts the same drift in every row, so the ratio compares the QP counts, not
+ * the moments they ran at. The spread of the per-round ratios is printed beside it.
  */
 public final class QpScale {
     private static final int SIZE = 4096;
     private static final QpCaps CAPS = new QpCaps(128, 128, 1, 1, 0);
+    private static final int[] COUNTS = {1, 100, 10_000};
+    static final int ROUNDS = 10;
 
     public static void main(String[] args) {
         double seconds = args.length > 0 && args[0].equals("--quick") ? 0.5 : 2.0;
-        System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin, one thread, no I/O; collectors %s:%n", SIZE, collectors());
+        System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin, one thread, no I/O; collectors %s; heap on %s:%n",
+                SIZE, collectors(), pages());
         if (args.length == 2 && args[0].equals("--only")) {
             // one row alone, for a profiler
-            run(Integer.parseInt(args[1]), 10.0);
+            Row row = new Row(Integer.parseInt(args[1]));
+            row.time(10.0);
+            row.print();
             return;
         }
-        System.out.printf("%8s %20s %20s %14s %14s %12s %10s %10s %10s %10s%n", "QPs", "heap/new QP [B]", "heap/used QP [B]", "messages/s",
-                "packets/s", "MB/s", "post [ns]", "pump [ns]", "in a [ns]", "in b [ns]");
-        double at100 = 0;
-        for (int n : new int[] {1, 100, 10_000}) {
-            double rate = run(n, seconds);
-            if (n == 100) at100 = rate;
-            else if (n == 10_000) System.out.printf("messages/s at 10 000 QPs / at 100 QPs, same run: %.2f%n", rate / at100);
+        Row[] rows = new Row[COUNTS.length];
+        for (int i = 0; i < rows.length; i++) rows[i] = new Row(COUNTS[i]);
+        double[] ratios = new double[ROUNDS];
+        for (int round = 0; round < ROUNDS; round++) {
+            double[] rate = new double[rows.length];
+            for (int k = 0; k < rows.length; k++) {
+                int i = round % 2 == 0 ? k : rows.length - 1 - k;
+                rate[i] = rows[i].time(seconds / ROUNDS);
+            }
+            ratios[round] = rate[2] / rate[1];
         }
+        System.out.printf("%8s %20s %20s %14s %14s %12s %10s %10s %10s %10s %10s%n", "QPs", "heap/new QP [B]", "heap/used QP [B]", "messages/s",
+                "packets/s", "MB/s", "post [ns]", "pump [ns]", "in a [ns]", "in b [ns]", "warm b [ns]");
+        for (Row r : rows) r.print();
+        java.util.Arrays.sort(ratios);
+        System.out.printf("messages/s at 10 000 QPs / at 100 QPs, same run: %.2f (%d rounds taking turns: median %.2f, %.2f-%.2f)%n",
+                rows[2].rate() / rows[1].rate(), ROUNDS, (ratios[ROUNDS / 2 - 1] + ratios[ROUNDS / 2]) / 2, ratios[0], ratios[ROUNDS - 1]);
         // 100 QPs' state fits the core's own cache; 10 000 QPs' (both devices) does not
         System.out.println(MemoryLadder.line((int) (seconds * 5_000_000), 1, 4, 8, 16, 64));
+        for (Row r : rows) Reference.reachabilityFence(r); // the devices hold the QPs measured
     }
 
-    /** One row; returns its messages/s. */
-    private static double run(int n, double seconds) {
-        Loopback link = Loopback.devices(1024);
-        Nic a = link.a;
-        Nic b = link.b;
-        ProtectionDomain pda = a.allocPd();
-        ProtectionDomain pdb = b.allocPd();
-        MemoryRegion mra = a.regMr(pda, Arena.ofAuto().allocate(SIZE, 8), Access.LOCAL_WRITE | Access.REMOTE_ANY);
-        MemorySegment target = Arena.ofAuto().allocate(SIZE, 8);
-        MemoryRegion mrb = b.regMr(pdb, target, Access.LOCAL_WRITE | Access.REMOTE_ANY);
-        CompletionQueue cqa = a.createCq(1024);
-        CompletionQueue cqb = b.createCq(1024);
+    /** One QP count's device pair, its heap figures, and the sums of its timed slices. */
+    private static final class Row {
+        final int n;
+        final Loopback link;
+        final QueuePair[] qa;
+        final SendWr write;
+        final long perQpNew;
+        final long perQpUsed;
+        /** Sums over the timed slices: {messages, packets, posting, pumping, in a, in b, warming in b} and the nanoseconds. */
+        final long[] sums = new long[7];
+        long nanos;
 
-        long before = usedHeap();
-        QueuePair[] qa = new QueuePair[n];
-        QueuePair[] qb = new QueuePair[n];
-        for (int i = 0; i < n; i++) {
-            qa[i] = a.createQp(pda, QpType.RC, cqa, cqa, null, CAPS, false);
-            qb[i] = b.createQp(pdb, QpType.RC, cqb, cqb, null, CAPS, false);
-        }
-        for (int i = 0; i < n; i++) {
-            Loopback.connect(a, qa[i], "192.0.2.2", qb[i].qpn());
-            Loopback.connect(b, qb[i], "192.0.2.1", qa[i].qpn());
-        }
-        long perQp = (usedHeap() - before) / (2L * n);
+        Row(int n) {
+            this.n = n;
+            link = Loopback.devices(1024);
+            Nic a = link.a;
+            Nic b = link.b;
+            ProtectionDomain pda = a.allocPd();
+            ProtectionDomain pdb = b.allocPd();
+            MemoryRegion mra = a.regMr(pda, Arena.ofAuto().allocate(SIZE, 8), Access.LOCAL_WRITE | Access.REMOTE_ANY);
+            MemorySegment target = Arena.ofAuto().allocate(SIZE, 8);
+            MemoryRegion mrb = b.regMr(pdb, target, Access.LOCAL_WRITE | Access.REMOTE_ANY);
+            CompletionQueue cqa = a.createCq(1024);
+            CompletionQueue cqb = b.createCq(1024);
 
-        SendWr write = Loopback.write(mra, SIZE, mrb);
-        drive(a, qa, write, link, seconds / 2); // warm-up
-        long t0 = System.nanoTime();
-        long[] drove = drive(a, qa, write, link, seconds);
-        double s = (System.nanoTime() - t0) / 1e9;
-        long after = usedHeap();
-        System.out.printf("%8d %20s %20s %14.0f %14.0f %12.1f %10.0f %10.0f %10.0f %10.0f%n", n, heap(n, perQp), heap(n, (after - before) / (2L * n)),
-                drove[0] / s, drove[1] / s, drove[0] * (double) SIZE / s / 1e6, drove[2] / (double) drove[0],
-                drove[3] / (double) drove[0], drove[4] / (double) drove[0], drove[5] / (double) drove[0]);
-        Reference.reachabilityFence(a); // the devices hold the QPs being measured
-        Reference.reachabilityFence(b);
-        return drove[0] / s;
+            long before = usedHeap();
+            qa = new QueuePair[n];
+            QueuePair[] qb = new QueuePair[n];
+            for (int i = 0; i < n; i++) {
+                qa[i] = a.createQp(pda, QpType.RC, cqa, cqa, null, CAPS, false);
+                qb[i] = b.createQp(pdb, QpType.RC, cqb, cqb, null, CAPS, false);
+            }
+            for (int i = 0; i < n; i++) {
+                Loopback.connect(a, qa[i], "192.0.2.2", qb[i].qpn());
+                Loopback.connect(b, qb[i], "192.0.2.1", qa[i].qpn());
+            }
+            perQpNew = (usedHeap() - before) / (2L * n);
+            write = Loopback.write(mra, SIZE, mrb);
+            drive(a, qa, write, link, 0.5); // warm-up: every QP's send queue makes the slots it uses
+            perQpUsed = (usedHeap() - before) / (2L * n);
+        }
+
+        /** One timed slice; returns its messages/s. */
+        double time(double seconds) {
+            long t0 = System.nanoTime();
+            long[] drove = drive(link.a, qa, write, link, seconds);
+            long t = System.nanoTime() - t0;
+            for (int i = 0; i < sums.length; i++) sums[i] += drove[i];
+            nanos += t;
+            return drove[0] / (t / 1e9);
+        }
+
+        double rate() {
+            return sums[0] / (nanos / 1e9);
+        }
+
+        void print() {
+            double s = nanos / 1e9;
+            double m = sums[0];
+            System.out.printf("%8d %20s %20s %14.0f %14.0f %12.1f %10.0f %10.0f %10.0f %10.0f %10.0f%n", n, heap(n, perQpNew), heap(n, perQpUsed),
+                    m / s, sums[1] / s, m * SIZE / s / 1e6, sums[2] / m, sums[3] / m, sums[4] / m, sums[5] / m, sums[6] / m);
+        }
     }
 
     /**
      * Posts one WRITE per QP in turn, pumping the link every 64 posts; returns {messages, packets, nanoseconds
      * posting (the requester builds each packet), nanoseconds pumping (the responder, its ACK, the completer),
-     * nanoseconds of the pump in device a (warming and receiving the ACKs), in device b (the requests)}.
+     * nanoseconds of the pump in device a (warming and receiving the ACKs), in device b (the requests), and of those
+     * in b the warming}.
      */
     private static long[] drive(Nic a, QueuePair[] qps, SendWr write, Loopback link, double seconds) {
         long[] in0 = link.receiving.clone();
+        long warm0 = link.warming[1];
         long deadline = System.nanoTime() + (long) (seconds * 1e9);
         long messages = 0;
         long packets = 0;
@@ -114,7 +160,7 @@ public final class QpScale {
             pumping += now - posted;
         }
         long[] in = link.receiving.clone();
-        return new long[] {messages, packets, posting, pumping, in[0] - in0[0], in[1] - in0[1]};
+        return new long[] {messages, packets, posting, pumping, in[0] - in0[0], in[1] - in0[1], link.warming[1] - warm0};
     }
 
     /**
@@ -123,6 +169,15 @@ public final class QpScale {
      */
     private static String collectors() {
         return String.join(", ", ManagementFactory.getGarbageCollectorMXBeans().stream().map(b -> b.getName()).toList());
+    }
+
+    /**
+     * The heap's pages: with 10 000 QPs a TLB miss per QP costs about as much as the cache miss itself when the
+     * JVM runs in a virtual machine, so the figures say which pages they were measured on (scripts/java-env.sh).
+     */
+    private static String pages() {
+        boolean huge = ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:+UseTransparentHugePages");
+        return huge ? "transparent huge pages" : "4 KiB pages";
     }
 
     /** Whether every heap reading of the run settled (see {@link #usedHeap}); figures from one that did not end in ?. */

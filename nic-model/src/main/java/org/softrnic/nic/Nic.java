@@ -294,6 +294,7 @@ public final class Nic {
                               SharedReceiveQueue srq, QpCaps caps, boolean sqSigAll) {
         String verb = "ibv_create_qp";
         checkPd(verb, pd);
+        if (type == null) throw error(verb, Errno.EINVAL, "qp_type is required (RC, UC or UD)");
         VerbChecks.createQp(config.attributes(), pd, sendCq, recvCq, srq, caps);
         if (qps.size() >= config.attributes().maxQp()) throw error(verb, Errno.ENOMEM, "max_qp reached");
         return register(new QueuePair(allocQpn(), type, pd, sendCq, recvCq, srq, caps, sqSigAll));

@@ -73,6 +73,7 @@ final class VerbChecks {
     static void createQp(DeviceAttributes a, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
                          SharedReceiveQueue srq, QpCaps caps) {
         String verb = "ibv_create_qp";
+        if (caps == null) throw error(verb, Errno.EINVAL, "cap (the queues' sizes) is required");
         if (sendCq == null || recvCq == null) throw error(verb, Errno.EINVAL, "send and receive CQs are required");
         if (caps.maxSendWr() < 1 || caps.maxSendWr() > a.maxQpWr()) throw error(verb, Errno.EINVAL, "max_send_wr " + caps.maxSendWr() + " not in 1.." + a.maxQpWr());
         if (srq == null && (caps.maxRecvWr() < 1 || caps.maxRecvWr() > a.maxQpWr())) {

@@ -113,6 +113,11 @@ class ObjectsTest {
         assertThrows(VerbsException.class, () -> nic.createQp(pd, QpType.RC, cq, cq, null,
                 new QpCaps(4, 4, 4, 4, a.maxInlineData() + 1), false));
         assertThrows(VerbsException.class, () -> nic.createCq(0));
+        // a QP without a type or sizes is refused with EINVAL, not made to fail at its first post
+        for (var bad : List.<Runnable>of(() -> nic.createQp(pd, null, cq, cq, null, QpCaps.of(4, 4), false),
+                () -> nic.createQp(pd, QpType.RC, cq, cq, null, null, false))) {
+            assertEquals(Errno.EINVAL, assertThrows(VerbsException.class, bad::run).errno());
+        }
     }
 
     @Test

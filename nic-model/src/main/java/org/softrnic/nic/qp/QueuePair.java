@@ -42,7 +42,8 @@ public final class QueuePair {
         this.sqSigAll = sqSigAll;
         this.sq = new Ring<>(caps.maxSendWr(), i -> new SendWqe(caps.maxSendSge(), caps.maxInlineData()));
         this.rq = srq == null ? new Ring<>(caps.maxRecvWr(), i -> new RecvWqe(caps.maxRecvSge())) : null;
-        // last: no packet reads the attributes, so they do not lie between the QP and its rings
+        // last: a packet reads the QP's own copies of the hot attributes (above), so the object that holds them
+        // all, read by UD's Q_Key check and the error paths, need not lie between the QP and its rings
         this.attr = new QpAttr();
     }
 

@@ -42,7 +42,7 @@ final class Warmer {
         // request needs the responder's state, a response the requester's and completer's: the others stay out.
         for (int i = 0; i < k; i++) {
             QpContext c = found[i];
-            s += request[i] ? request(c) : c.qp.destQpn() + c.qp.rnrRetry() + c.req.psn + c.comp.psn;
+            s += request[i] ? responderLines(c) : c.qp.destQpn() + c.qp.rnrRetry() + c.req.psn + c.comp.psn;
             found[i] = null;
         }
         sink += s;
@@ -52,7 +52,7 @@ final class Warmer {
      * The fields the responder reads of a request's QP: every line of its three objects comes in now, side by
      * side with the other packets' (one field an object would leave its other lines to miss one by one later).
      */
-    private static int request(QpContext c) {
+    private static int responderLines(QpContext c) {
         org.softrnic.nic.qp.QueuePair qp = c.qp;
         RespState r = c.resp;
         int s = qp.destQpn() + qp.mtuBytes() + qp.accessFlags() + qp.type().ordinal() + (qp.pd() == null ? 1 : 0);

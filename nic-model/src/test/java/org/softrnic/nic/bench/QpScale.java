@@ -32,7 +32,8 @@ public final class QpScale {
     private static final int SIZE = 4096;
     private static final QpCaps CAPS = new QpCaps(128, 128, 1, 1, 0);
     private static final int[] COUNTS = {1, 100, 10_000};
-    static final int ROUNDS = 10;
+    /** Even: the median is the mean of the middle two. */
+    private static final int ROUNDS = 10;
 
     public static void main(String[] args) {
         double seconds = args.length > 0 && args[0].equals("--quick") ? 0.5 : 2.0;
@@ -40,13 +41,13 @@ public final class QpScale {
                 SIZE, collectors(), pages());
         if (args.length == 2 && args[0].equals("--only")) {
             // one row alone, for a profiler
-            Row row = new Row(Integer.parseInt(args[1]));
+            Row row = new Row(Integer.parseInt(args[1]), 5.0);
             row.time(10.0);
             row.print();
             return;
         }
         Row[] rows = new Row[COUNTS.length];
-        for (int i = 0; i < rows.length; i++) rows[i] = new Row(COUNTS[i]);
+        for (int i = 0; i < rows.length; i++) rows[i] = new Row(COUNTS[i], seconds / 4);
         double[] ratios = new double[ROUNDS];
         for (int round = 0; round < ROUNDS; round++) {
             double[] rate = new double[rows.length];
@@ -79,7 +80,8 @@ public final class QpScale {
         final long[] sums = new long[7];
         long nanos;
 
-        Row(int n) {
+        /** A pair with {@code n} QPs a side, driven {@code warmup} seconds before its second heap reading. */
+        Row(int n, double warmup) {
             this.n = n;
             link = Loopback.devices(1024);
             Nic a = link.a;
@@ -105,7 +107,7 @@ public final class QpScale {
             }
             perQpNew = (usedHeap() - before) / (2L * n);
             write = Loopback.write(mra, SIZE, mrb);
-            drive(a, qa, write, link, 0.5); // warm-up: every QP's send queue makes the slots it uses
+            drive(a, qa, write, link, warmup); // warm-up: every QP's send queue makes the slots it uses
             perQpUsed = (usedHeap() - before) / (2L * n);
         }
 

@@ -294,8 +294,7 @@ public final class Nic {
                               SharedReceiveQueue srq, QpCaps caps, boolean sqSigAll) {
         String verb = "ibv_create_qp";
         checkPd(verb, pd);
-        if (type == null) throw error(verb, Errno.EINVAL, "qp_type is required (RC, UC or UD)");
-        VerbChecks.createQp(config.attributes(), pd, sendCq, recvCq, srq, caps);
+        VerbChecks.createQp(config.attributes(), type, pd, sendCq, recvCq, srq, caps);
         if (qps.size() >= config.attributes().maxQp()) throw error(verb, Errno.ENOMEM, "max_qp reached");
         return register(new QueuePair(allocQpn(), type, pd, sendCq, recvCq, srq, caps, sqSigAll));
     }
@@ -324,7 +323,7 @@ public final class Nic {
     public QueuePair createGsi(ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq, QpCaps caps) {
         String verb = "ibv_create_qp";
         checkPd(verb, pd);
-        VerbChecks.createQp(config.attributes(), pd, sendCq, recvCq, null, caps);
+        VerbChecks.createQp(config.attributes(), QpType.UD, pd, sendCq, recvCq, null, caps);
         if (qps.containsKey(GSI_QPN)) throw error(verb, Errno.EEXIST, "this device's QP1 (the GSI) exists already");
         QueuePair qp = register(new QueuePair(GSI_QPN, QpType.UD, pd, sendCq, recvCq, null, caps, false));
         QpAttr attr = new QpAttr();

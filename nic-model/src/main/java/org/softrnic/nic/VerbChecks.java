@@ -70,9 +70,10 @@ final class VerbChecks {
 
 
     /** ibv_create_qp's checks of the CQs, SRQ and capabilities against the device's limits. */
-    static void createQp(DeviceAttributes a, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
+    static void createQp(DeviceAttributes a, QpType type, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
                          SharedReceiveQueue srq, QpCaps caps) {
         String verb = "ibv_create_qp";
+        if (type == null) throw error(verb, Errno.EINVAL, "qp_type is required (RC, UC or UD)");
         if (caps == null) throw error(verb, Errno.EINVAL, "cap (the queues' sizes) is required");
         if (sendCq == null || recvCq == null) throw error(verb, Errno.EINVAL, "send and receive CQs are required");
         if (caps.maxSendWr() < 1 || caps.maxSendWr() > a.maxQpWr()) throw error(verb, Errno.EINVAL, "max_send_wr " + caps.maxSendWr() + " not in 1.." + a.maxQpWr());

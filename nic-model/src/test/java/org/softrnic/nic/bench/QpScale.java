@@ -174,8 +174,8 @@ public final class QpScale {
     }
 
     /**
-     * The heap's pages: with 10 000 QPs a TLB miss per QP costs about as much as the cache miss itself when the
-     * JVM runs in a virtual machine, so the figures say which pages they were measured on (scripts/java-env.sh).
+     * The heap's pages, so that a run under {@code -XX:+UseTransparentHugePages} says so (on this machine huge
+     * pages made no steady difference: README, Performance).
      */
     private static String pages() {
         boolean huge = ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:+UseTransparentHugePages");

@@ -50,13 +50,9 @@ final class LoopRunner implements Runner {
         long idleSince = 0;
         while (!stopping) {
             try {
-                int work = runTasks() + drainPosts(BUDGET) + port.poll(nic, BUDGET);
+                int work = runTasks() + drainPosts(BUDGET) + PortStep.run(nic, port, BUDGET, this::failed);
                 long now = System.nanoTime();
                 long deadline = nic.nextDeadline();
-                if (deadline <= now) {
-                    nic.runTimers();
-                    work++;
-                }
                 if (work > 0) {
                     idleSince = 0;
                 } else if (idleSince == 0) {
@@ -68,11 +64,15 @@ final class LoopRunner implements Runner {
                 }
             } catch (RuntimeException | Error e) {
                 // a bug must not take the device down silently, nor stop it
-                failures++;
-                lastFailure = e;
+                failed(e);
             }
         }
         failPending();
+    }
+
+    private void failed(Throwable e) {
+        failures++;
+        lastFailure = e;
     }
 
     /**

@@ -32,17 +32,17 @@ final class PollingRunner extends DirectRunner {
         checkThread();
         int n = 0;
         try {
-            n = port.poll(nic, BUDGET);
-            if (nic.nextDeadline() <= System.nanoTime()) {
-                nic.runTimers();
-                n++;
-            }
+            n = PortStep.run(nic, port, BUDGET, this::failed);
         } catch (RuntimeException e) {
-            // as on a loop: a fault in the device (a bug) is counted, not thrown at the application's poll
-            failures++;
-            lastFailure = e;
+            failed(e);
         }
         return n > 0;
+    }
+
+    /** As on a loop: a fault in the device or its port is counted, not thrown at the application's poll. */
+    private void failed(RuntimeException e) {
+        failures++;
+        lastFailure = e;
     }
 
     private volatile long failures;

@@ -13,6 +13,7 @@ import org.softrnic.nic.qp.SendWqe;
 import org.softrnic.nic.transport.Engine;
 import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
@@ -39,8 +40,8 @@ final class Posting {
         long length = VerbChecks.send(qp, wr, window != null);
         boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
         SendWqe w = qp.sq().tail();
-        copy(wr, w, length, inline);
-        resolve(verb, wr, w, window, region);
+        copy(wr, w, length, inline, qp.type() == QpType.UD);
+        if (w.rare != null) resolve(verb, wr, w.rare, window, region);
         if (inline && inlineData != null) MemorySegment.copy(inlineData, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, w.inline, 0, (int) length);
         else if (inline) copyInline(verb, qp, wr, w);
         qp.sq().push();
@@ -49,8 +50,8 @@ final class Posting {
         else engine.sendQueued(qp);
     }
 
-    private static void copy(SendWr wr, SendWqe w, long length, boolean inline) {
-        w.copyFrom(wr);
+    private static void copy(SendWr wr, SendWqe w, long length, boolean inline, boolean ud) {
+        w.copyFrom(wr, ud);
         w.length = length;
         w.isInline = inline;
         w.state = SendWqe.State.POSTED;
@@ -61,7 +62,7 @@ final class Posting {
      * The engine's objects the request's handles name: a window by its rkey and a region by its lkey (as rxe
      * finds a bind's window by its rkey), the address vector of a UD send's address handle.
      */
-    private void resolve(String verb, SendWr wr, SendWqe w, MemoryWindow window, MemoryRegion region) {
+    private void resolve(String verb, SendWr wr, SendWqe.Rare w, MemoryWindow window, MemoryRegion region) {
         w.udAv = wr.ah == null ? null : wr.ah.attr();
         w.window = window;
         w.windowRegion = region;

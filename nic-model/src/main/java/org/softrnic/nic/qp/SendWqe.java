@@ -1,30 +1,39 @@
 package org.softrnic.nic.qp;
 
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.Set;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.WcStatus;
 
 /**
- * A posted send work request as the engine keeps it: a copy of the {@link SendWr} (inline data copied too),
- * the engine's objects its handles name (resolved when it is posted, as rxe resolves a bind's window by its
- * rkey), and the requester's and completer's progress through it. Preallocated in the send queue ring.
+ * A posted send work request as the engine keeps it: the fields of its {@link SendWr} that every request carries
+ * (inline data copied too), the requester's and completer's progress through it, and, in a part made the first
+ * time a slot needs it, the fields only UD sends, atomics, binds, fast registrations and flushes carry, with the
+ * engine's objects their handles name (resolved when it is posted, as rxe resolves a bind's window by its rkey).
+ * Preallocated in the send queue ring. A post writes the entry whole, so with thousands of QPs its size is lines
+ * from memory a message: a WRITE's entry is one object of about 100 bytes, not 300 in five.
  */
-public final class SendWqe extends SendWr {
+public final class SendWqe extends Wqe {
     /** Where a WQE stands (rxe's wqe_state). */
     public enum State { POSTED, PROCESSING, PENDING, DONE, ERROR }
 
-    /** The region each SGE lies in, resolved and checked when the requester starts the WQE. */
-    public final MemoryRegion[] sgeMrs;
-    /** UD: the address vector of {@link #ah}. */
-    public AddressVector udAv;
-    /** BIND_MW: the window and the region {@link #bindMw} and {@link #bindMr} name. */
-    public MemoryWindow window;
-    public MemoryRegion windowRegion;
-    /** REG_MR: the fast-register region {@link #regMr} names. */
-    public MemoryRegion fastReg;
+    /** The opcodes whose fields lie in {@link #rare}; a UD QP's sends too (their address). */
+    private static final Set<SendOpcode> RARE_OPCODES =
+            EnumSet.of(SendOpcode.ATOMIC_CMP_AND_SWP, SendOpcode.ATOMIC_FETCH_AND_ADD, SendOpcode.BIND_MW, SendOpcode.REG_MR, SendOpcode.FLUSH);
+
+    public SendOpcode opcode;
+    /** IBV_SEND_* ({@link SendFlags}). */
+    public int sendFlags;
+    public int immData;
+    public int invalidateRkey;
+    public long remoteAddr;
+    public int rkey;
     public long length;
     public final byte[] inline;
     /** The inline buffer of every WQE of a QP without inline data: one empty array, not one per WQE. */
@@ -40,14 +49,94 @@ public final class SendWqe extends SendWr {
     /** Bytes of a READ response already placed, by the completer. */
     public long received;
     public WcStatus status;
+    /** The fields of the opcodes in {@link #RARE_OPCODES} and of UD sends; null until a post to the slot needs them. */
+    public Rare rare;
 
     public SendWqe(int maxSge, int maxInline) {
         super(maxSge);
-        sgeMrs = new MemoryRegion[maxSge];
         inline = maxInline == 0 ? NO_INLINE : new byte[maxInline];
+    }
+
+    /**
+     * Takes {@code wr}'s fields; {@code ud}: the QP is UD. The handles' objects are the poster's to resolve
+     * ({@link Rare#udAv}, {@link Rare#window}, {@link Rare#windowRegion}, {@link Rare#fastReg}).
+     */
+    public void copyFrom(SendWr wr, boolean ud) {
+        wrId = wr.wrId;
+        opcode = wr.opcode;
+        sendFlags = wr.sendFlags;
+        copySges(wr.sgList, wr.numSge);
+        immData = wr.immData;
+        invalidateRkey = wr.invalidateRkey;
+        remoteAddr = wr.remoteAddr;
+        rkey = wr.rkey;
+        if (ud || RARE_OPCODES.contains(wr.opcode)) {
+            if (rare == null) rare = new Rare();
+            rare.copyFrom(wr);
+        } else if (rare != null) {
+            rare.clear(); // a slot keeps no other objects alive
+        }
     }
 
     public boolean signaled(boolean allSignaled) {
         return allSignaled || (sendFlags & SendFlags.SIGNALED) != 0;
+    }
+
+    /** What only UD sends, atomics, binds, fast registrations and flushes carry. */
+    public static final class Rare {
+        /** Atomics: compare (CMP_AND_SWP) or add (FETCH_AND_ADD), and swap. */
+        public long compareAdd;
+        public long swap;
+        /** UD: the address vector of the request's address handle, the remote QPN and Q_Key. */
+        public AddressVector udAv;
+        public int remoteQpn;
+        public int remoteQkey;
+        /** BIND_MW: the window and the region the request names, and the binding. */
+        public MemoryWindow window;
+        public MemoryRegion windowRegion;
+        public int bindRkey;
+        public long bindAddr;
+        public long bindLength;
+        public int bindAccess;
+        /** FLUSH: placement type, selectivity level, length. */
+        public int flushType;
+        public int flushLevel;
+        public long flushLength;
+        /** REG_MR: the fast-register region the request names, the memory it maps, address, access and key. */
+        public MemoryRegion fastReg;
+        public MemorySegment regSegment;
+        public long regIova;
+        public int regAccess;
+        public int regKey;
+
+        void copyFrom(SendWr wr) {
+            compareAdd = wr.compareAdd;
+            swap = wr.swap;
+            udAv = null;
+            remoteQpn = wr.remoteQpn;
+            remoteQkey = wr.remoteQkey;
+            window = null;
+            windowRegion = null;
+            bindRkey = wr.bindRkey;
+            bindAddr = wr.bindAddr;
+            bindLength = wr.bindLength;
+            bindAccess = wr.bindAccess;
+            flushType = wr.flushType;
+            flushLevel = wr.flushLevel;
+            flushLength = wr.flushLength;
+            fastReg = null;
+            regSegment = wr.regSegment;
+            regIova = wr.regIova;
+            regAccess = wr.regAccess;
+            regKey = wr.regKey;
+        }
+
+        void clear() {
+            udAv = null;
+            window = null;
+            windowRegion = null;
+            fastReg = null;
+            regSegment = null;
+        }
     }
 }

@@ -207,11 +207,11 @@ final class Completer {
             return State.ERROR;
         }
         // the local buffer may have been deregistered or invalidated meanwhile (rxe: IB_WC_LOC_PROT_ERR)
-        if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w.sgList, w.sgeMrs, w.numSge)) {
+        if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w)) {
             k.status = WcStatus.LOC_PROT_ERR;
             return State.ERROR;
         }
-        Sges.scatter(w.sgList, w.sgeMrs, w.numSge, offset, k.p.segment(), k.p.payloadOffset(), len);
+        Sges.scatter(w, offset, k.p.segment(), k.p.payloadOffset(), len);
         w.received = offset + len;
         return ends ? State.COMP_ACK : State.UPDATE_COMP;
     }
@@ -233,13 +233,13 @@ final class Completer {
     /** The original value into the WQE's buffers, in host (little-endian) order over its SGEs (rxe copy_data). */
     private State atomic(PacketInfo k) {
         SendWqe w = k.wqe;
-        if (!Sges.stillValid(engine.keys, k.c.qp.pd(), Access.LOCAL_WRITE, w.sgList, w.sgeMrs, w.numSge)) {
+        if (!Sges.stillValid(engine.keys, k.c.qp.pd(), Access.LOCAL_WRITE, w)) {
             k.status = WcStatus.LOC_PROT_ERR;
             return State.ERROR;
         }
         if (atomicResult == null) atomicResult = engine.arena.allocate(8, 8);
         atomicResult.set(HOST_LONG, 0, k.p.atomicAckEth().orig());
-        Sges.scatter(w.sgList, w.sgeMrs, w.numSge, 0, atomicResult, 0, 8);
+        Sges.scatter(w, 0, atomicResult, 0, 8);
         return State.COMP_ACK;
     }
 

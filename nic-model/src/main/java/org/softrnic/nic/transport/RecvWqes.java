@@ -27,12 +27,9 @@ final class RecvWqes {
         }
         RecvWqe head = srq.ring().head();
         if (head == null) return null;
-        if (ctx.resp.srqCopy == null || ctx.resp.srqCopy.sges.length < srq.maxSge()) ctx.resp.srqCopy = new RecvWqe(srq.maxSge());
+        if (ctx.resp.srqCopy == null || ctx.resp.srqCopy.maxSge() < srq.maxSge()) ctx.resp.srqCopy = new RecvWqe(srq.maxSge());
         RecvWqe copy = ctx.resp.srqCopy;
-        copy.wrId = head.wrId;
-        copy.numSge = head.numSge;
-        copy.length = head.length;
-        for (int i = 0; i < head.numSge; i++) copy.sges[i].copyFrom(head.sges[i]);
+        copy.copyFrom(head);
         srq.ring().pop();
         if (srq.limitReached()) engine.srqLimit(srq);
         ctx.resp.wqe = copy;

@@ -79,17 +79,17 @@ final class Requester {
     private void local(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
         if (w.opcode == SendOpcode.BIND_MW) {
-            MemoryWindow mw = w.window;
-            String bad = mw.bindError(w.windowRegion, w.bindAddr, w.bindLength, w.bindAccess, qp.pd());
+            MemoryWindow mw = w.rare.window;
+            String bad = mw.bindError(w.rare.windowRegion, w.rare.bindAddr, w.rare.bindLength, w.rare.bindAccess, qp.pd());
             int old = mw.rkey();
-            if (bad == null && w.bindRkey != old && !engine.keys.rkeyFree(w.bindRkey)) bad = "the new rkey is in use";
+            if (bad == null && w.rare.bindRkey != old && !engine.keys.rkeyFree(w.rare.bindRkey)) bad = "the new rkey is in use";
             if (bad != null) {
                 engine.completions.send(c, w, WcStatus.MW_BIND_ERR);
                 engine.completions.sendQueueError(c, null);
                 return;
             }
-            mw.bind(w.windowRegion, w.bindAddr, w.bindLength, w.bindAccess, w.bindRkey, qp.qpn());
-            if (w.bindRkey != old) engine.keys.rekeyWindow(mw, old);
+            mw.bind(w.rare.windowRegion, w.rare.bindAddr, w.rare.bindLength, w.rare.bindAccess, w.rare.bindRkey, qp.qpn());
+            if (w.rare.bindRkey != old) engine.keys.rekeyWindow(mw, old);
             engine.completions.send(c, w, WcStatus.SUCCESS);
             return;
         }
@@ -122,17 +122,17 @@ final class Requester {
 
     /** Fast-register: an invalid fast-register region of this PD takes the memory, address, access and key. */
     private void regMr(QpContext c, SendWqe w) {
-        MemoryRegion mr = w.fastReg;
+        MemoryRegion mr = w.rare.fastReg;
         int oldLkey = mr.lkey();
         int oldRkey = mr.rkey();
-        boolean keyFree = w.regKey == oldLkey || engine.keys.rkeyFree(w.regKey);
-        if (mr.valid() || mr.pd() != c.qp.pd() || w.regSegment.byteSize() > mr.maxLength()
-                || Access.invalidReason(w.regAccess) != null || !keyFree) {
+        boolean keyFree = w.rare.regKey == oldLkey || engine.keys.rkeyFree(w.rare.regKey);
+        if (mr.valid() || mr.pd() != c.qp.pd() || w.rare.regSegment.byteSize() > mr.maxLength()
+                || Access.invalidReason(w.rare.regAccess) != null || !keyFree) {
             engine.completions.send(c, w, WcStatus.LOC_PROT_ERR);
             engine.completions.sendQueueError(c, null);
             return;
         }
-        mr.map(w.regSegment, w.regIova, w.regAccess, w.regKey);
+        mr.map(w.rare.regSegment, w.rare.regIova, w.rare.regAccess, w.rare.regKey);
         engine.keys.rekey(mr, oldLkey, oldRkey);
         engine.completions.send(c, w, WcStatus.SUCCESS);
     }
@@ -142,7 +142,7 @@ final class Requester {
         QueuePair qp = c.qp;
         if (!w.isInline) {
             int needed = w.opcode == SendOpcode.RDMA_READ || w.opcode.isAtomic() ? Access.LOCAL_WRITE : 0;
-            AccessError e = Sges.resolve(engine.keys, qp.pd(), w.sgList, w.sgeMrs, w.numSge, needed);
+            AccessError e = Sges.resolve(engine.keys, qp.pd(), w, needed);
             if (e != null) {
                 fail(c, w, WcStatus.LOC_PROT_ERR);
                 return false;
@@ -211,8 +211,8 @@ final class Requester {
         boolean inv = last && w.opcode == SendOpcode.SEND_WITH_INV;
         Opcode op = Opcodes.cached(t, cls, p, imm, inv);
         boolean ud = qp.type() == QpType.UD;
-        FrameTemplate tpl = ud ? engine.template(w.udAv) : c.template;
-        int dqpn = ud ? w.remoteQpn : qp.destQpn();
+        FrameTemplate tpl = ud ? engine.template(w.rare.udAv) : c.template;
+        int dqpn = ud ? w.rare.remoteQpn : qp.destQpn();
         int psn = c.req.psn;
         // rxe: noack_pkts++ > RXE_MAX_PKT_PER_ACK, so a middle packet asks every 66th
         // rxe asks on RC and on QP1 (IB_QPT_GSI is neither UD nor UC there: its MADs carry AckReq, as captured),
@@ -227,7 +227,7 @@ final class Requester {
         if (op.hasReth()) fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.length);
         if (op.hasImmediate()) fw.immDt().value(w.immData);
         if (op.hasInvalidate()) fw.ieth().rkey(w.invalidateRkey);
-        if (ud) fw.deth().qkey(w.remoteQkey < 0 ? qp.attr().qkey : w.remoteQkey).sqpn(qp.qpn());
+        if (ud) fw.deth().qkey(w.rare.remoteQkey < 0 ? qp.attr().qkey : w.rare.remoteQkey).sqpn(qp.qpn());
         copyPayload(w, fw, payload);
         engine.transmit(payload);
         w.sent += payload;
@@ -243,7 +243,7 @@ final class Requester {
             java.lang.foreign.MemorySegment.copy(w.inline, (int) w.sent, seg, java.lang.foreign.ValueLayout.JAVA_BYTE,
                     at, payload);
         } else {
-            Sges.gather(w.sgList, w.sgeMrs, w.numSge, w.sent, seg, at, payload);
+            Sges.gather(w, w.sent, seg, at, payload);
         }
     }
 
@@ -278,8 +278,8 @@ final class Requester {
         int psn = c.req.psn;
         FrameWriter fw = engine.begin(c, c.template, op, qp.destQpn(), psn);
         fw.bth().ackReq(true);
-        long swapAdd = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
-        long compare = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
+        long swapAdd = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.rare.swap : w.rare.compareAdd;
+        long compare = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.rare.compareAdd : 0;
         fw.atomicEth().va(w.remoteAddr).rkey(w.rkey).swapAdd(swapAdd).compare(compare);
         engine.transmit(0);
         awaitResponses(c, w, psn, 1);
@@ -291,8 +291,8 @@ final class Requester {
         int psn = c.req.psn;
         FrameWriter fw = engine.begin(c, c.template, Opcode.RC_FLUSH, qp.destQpn(), psn);
         fw.bth().ackReq(true);
-        fw.feth().set(w.flushType, w.flushLevel);
-        fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.flushLength);
+        fw.feth().set(w.rare.flushType, w.rare.flushLevel);
+        fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen((int) w.rare.flushLength);
         engine.transmit(0);
         awaitResponses(c, w, psn, 1);
     }

@@ -216,7 +216,7 @@ final class Responder {
                 return byType(k, State.ERR_RNR);
             }
             c.resp.offset = 0;
-            if (Sges.resolve(engine.keys, c.qp.pd(), w.sges, w.sgeMrs, w.numSge, Access.LOCAL_WRITE) != null) {
+            if (Sges.resolve(engine.keys, c.qp.pd(), w, Access.LOCAL_WRITE) != null) {
                 return State.ERR_MALFORMED_WQE;
             }
         }
@@ -302,8 +302,8 @@ final class Responder {
             case SEND -> {
                 RecvWqe w = r.wqe;
                 // the receive's regions may have been deregistered since its first packet (rxe's copy_data looks each up)
-                if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w.sges, w.sgeMrs, w.numSge)) return State.ERR_MALFORMED_WQE;
-                Sges.scatter(w.sges, w.sgeMrs, w.numSge, r.offset, p.segment(), p.payloadOffset(), len);
+                if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w)) return State.ERR_MALFORMED_WQE;
+                Sges.scatter(w, r.offset, p.segment(), p.payloadOffset(), len);
                 r.offset += len;
             }
             case RDMA_WRITE -> {

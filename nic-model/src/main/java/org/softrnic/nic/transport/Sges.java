@@ -5,21 +5,20 @@ import org.softrnic.nic.mem.AccessError;
 import org.softrnic.nic.mem.KeyTable;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
-import org.softrnic.verbs.Sge;
+import org.softrnic.nic.qp.Wqe;
 
-/** Gather and scatter between a scatter/gather list and packet memory, after checking every lkey once. */
+/** Gather and scatter between a WQE's scatter/gather list and packet memory, after checking every lkey once. */
 final class Sges {
     private Sges() {}
 
-    /** Resolves each SGE's lkey into {@code mrs} and checks PD, access and bounds; null when all pass. */
-    static AccessError resolve(KeyTable keys, ProtectionDomain pd, Sge[] sges, MemoryRegion[] mrs, int n, int needed) {
-        for (int i = 0; i < n; i++) {
-            Sge s = sges[i];
-            MemoryRegion mr = keys.byLkey(s.lkey);
+    /** Resolves each SGE's lkey into the entry's regions and checks PD, access and bounds; null when all pass. */
+    static AccessError resolve(KeyTable keys, ProtectionDomain pd, Wqe w, int needed) {
+        for (int i = 0; i < w.numSge; i++) {
+            MemoryRegion mr = keys.byLkey(w.sgeLkey(i));
             if (mr == null) return AccessError.INVALID_KEY;
-            AccessError e = mr.check(pd, needed, s.addr, Integer.toUnsignedLong(s.length));
+            AccessError e = mr.check(pd, needed, w.sgeAddr(i), Integer.toUnsignedLong(w.sgeLength(i)));
             if (e != null) return e;
-            mrs[i] = mr;
+            w.sgeMr(i, mr);
         }
         return null;
     }
@@ -30,11 +29,10 @@ final class Sges {
      * mapped again under the same key may lie elsewhere now). Checked again each time data is placed, as
      * rxe's copy_data looks every lkey up again.
      */
-    static boolean stillValid(KeyTable keys, ProtectionDomain pd, int needed, Sge[] sges, MemoryRegion[] mrs, int n) {
-        for (int i = 0; i < n; i++) {
-            MemoryRegion mr = mrs[i];
-            Sge s = sges[i];
-            if (mr == null || keys.byLkey(s.lkey) != mr || mr.check(pd, needed, s.addr, Integer.toUnsignedLong(s.length)) != null) {
+    static boolean stillValid(KeyTable keys, ProtectionDomain pd, int needed, Wqe w) {
+        for (int i = 0; i < w.numSge; i++) {
+            MemoryRegion mr = w.sgeMr(i);
+            if (mr == null || keys.byLkey(w.sgeLkey(i)) != mr || mr.check(pd, needed, w.sgeAddr(i), Integer.toUnsignedLong(w.sgeLength(i))) != null) {
                 return false;
             }
         }
@@ -42,28 +40,27 @@ final class Sges {
     }
 
     /** Copies {@code len} bytes starting {@code offset} bytes into the list, into {@code dst}. */
-    static void gather(Sge[] sges, MemoryRegion[] mrs, int n, long offset, MemorySegment dst, long dstOff, int len) {
-        copy(sges, mrs, n, offset, dst, dstOff, len, true);
+    static void gather(Wqe w, long offset, MemorySegment dst, long dstOff, int len) {
+        copy(w, offset, dst, dstOff, len, true);
     }
 
     /** Copies {@code len} bytes from {@code src} into the list, starting {@code offset} bytes into it. */
-    static void scatter(Sge[] sges, MemoryRegion[] mrs, int n, long offset, MemorySegment src, long srcOff, int len) {
-        copy(sges, mrs, n, offset, src, srcOff, len, false);
+    static void scatter(Wqe w, long offset, MemorySegment src, long srcOff, int len) {
+        copy(w, offset, src, srcOff, len, false);
     }
 
-    private static void copy(Sge[] sges, MemoryRegion[] mrs, int n, long offset, MemorySegment pkt, long pktOff,
-                             int len, boolean toPacket) {
+    private static void copy(Wqe w, long offset, MemorySegment pkt, long pktOff, int len, boolean toPacket) {
         long skip = offset;
         int done = 0;
-        for (int i = 0; i < n && done < len; i++) {
-            long sgeLen = Integer.toUnsignedLong(sges[i].length);
+        for (int i = 0; i < w.numSge && done < len; i++) {
+            long sgeLen = Integer.toUnsignedLong(w.sgeLength(i));
             if (skip >= sgeLen) {
                 skip -= sgeLen;
                 continue;
             }
             int chunk = (int) Math.min(sgeLen - skip, len - done);
-            MemoryRegion mr = mrs[i];
-            long memOff = mr.offsetOf(sges[i].addr) + skip;
+            MemoryRegion mr = w.sgeMr(i);
+            long memOff = mr.offsetOf(w.sgeAddr(i)) + skip;
             if (toPacket) MemorySegment.copy(mr.segment(), memOff, pkt, pktOff + done, chunk);
             else MemorySegment.copy(pkt, pktOff + done, mr.segment(), memOff, chunk);
             done += chunk;

@@ -44,7 +44,7 @@ final class UdReceiver {
         }
         int len = pkt.len;
         WcStatus status = WcStatus.SUCCESS;
-        if (Sges.resolve(engine.keys, qp.pd(), w.sges, w.sgeMrs, w.numSge, Access.LOCAL_WRITE) != null) {
+        if (Sges.resolve(engine.keys, qp.pd(), w, Access.LOCAL_WRITE) != null) {
             status = WcStatus.LOC_PROT_ERR;
         } else if (GRH_BYTES + (long) len > w.length) {
             status = WcStatus.LOC_LEN_ERR;
@@ -57,8 +57,8 @@ final class UdReceiver {
             } else {
                 MemorySegment.copy(pkt.frame.buffer().segment, pkt.frame.ipOffset(), grh, 0, 40);
             }
-            Sges.scatter(w.sges, w.sgeMrs, w.numSge, 0, grh, 0, GRH_BYTES);
-            Sges.scatter(w.sges, w.sgeMrs, w.numSge, GRH_BYTES, p.segment(), p.payloadOffset(), len);
+            Sges.scatter(w, 0, grh, 0, GRH_BYTES);
+            Sges.scatter(w, GRH_BYTES, p.segment(), p.payloadOffset(), len);
         }
         int flags = WorkCompletion.WC_GRH;
         int imm = 0;

@@ -63,20 +63,18 @@ final class Warmer {
     }
 
     /**
-     * Loads what a post to {@code qp} (context {@code c}) is about to touch: its send queue's free slot and the
-     * SGE in it, and the requester's and completer's state (the headers are shared by the QPs along a path).
-     * Posting walks them one after another; here the two chains (QP, queue, slot, SGE; context, roles) are
+     * Loads what a post to {@code qp} (context {@code c}) is about to touch: its send queue's free slot (with its
+     * first SGE), and the requester's and completer's state (the headers are shared by the QPs along a path).
+     * Posting walks them one after another; here the two chains (QP, queue, slot; context, roles) are
      * loaded side by side, each object by a field on each of its lines.
      */
     void post(org.softrnic.nic.qp.QueuePair qp, QpContext c) {
         org.softrnic.nic.qp.SendWqe w = qp.sq().peekTail();
         int s = c.req.psn + c.comp.psn + c.qp.destQpn();
-        // ibv_create_qp grants at least one SGE; a slot is still read without assuming it
         if (w != null) {
-            s += w.numSge + (w.sgList.length > 0 ? w.sgList[0].length : 0) + (w.sgeMrs.length > 0 && w.sgeMrs[0] == null ? 1 : 0);
-            // the post rewrites the slot whole: its lines, from the request's fields to the engine's
-            s += (int) (w.wrId + w.remoteAddr + w.bindLength + w.regIova + w.flushLength + w.length + w.sent)
-                    + w.regKey + w.lastPsn + (w.regSegment == null ? 1 : 0) + (w.state == null ? 1 : 0);
+            // the post rewrites the slot whole: its request's fields, its first SGE and the engine's fields
+            s += (int) (w.wrId + w.remoteAddr + w.sgeAddr(0) + w.length + w.sent) + w.numSge + w.lastPsn
+                    + (w.sgeMr(0) == null ? 1 : 0) + (w.state == null ? 1 : 0) + (w.rare == null ? 1 : 0);
         }
         // and every line of the QP, its context and the two roles' state that sending the request reads
         s += c.udpSourcePort + c.txCounted + (c.template == null ? 1 : 0) + c.req.index + c.req.noAckPackets + c.comp.retryLeft

@@ -17,7 +17,7 @@ import org.softrnic.verbs.WcStatus;
  * time a slot needs it, the fields only UD sends, atomics, binds, fast registrations and flushes carry, with the
  * engine's objects their handles name (resolved when it is posted, as rxe resolves a bind's window by its rkey).
  * Preallocated in the send queue ring. A post writes the entry whole, so with thousands of QPs its size is lines
- * from memory a message: a WRITE's entry is one object of about 100 bytes, not 300 in five.
+ * from memory a message: a WRITE's entry is one object of 144 bytes, not 304 in four.
  */
 public final class SendWqe extends Wqe {
     /** Where a WQE stands (rxe's wqe_state). */

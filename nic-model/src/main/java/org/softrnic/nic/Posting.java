@@ -40,8 +40,7 @@ final class Posting {
         long length = VerbChecks.send(qp, wr, window != null);
         boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
         SendWqe w = qp.sq().tail();
-        copy(wr, w, length, inline, qp.type() == QpType.UD);
-        if (w.rare != null) resolve(verb, wr, w.rare, window, region);
+        if (copy(wr, w, length, inline, qp.type() == QpType.UD)) resolve(verb, wr, w.rare, window, region);
         if (inline && inlineData != null) MemorySegment.copy(inlineData, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, w.inline, 0, (int) length);
         else if (inline) copyInline(verb, qp, wr, w);
         qp.sq().push();
@@ -50,12 +49,14 @@ final class Posting {
         else engine.sendQueued(qp);
     }
 
-    private static void copy(SendWr wr, SendWqe w, long length, boolean inline, boolean ud) {
-        w.copyFrom(wr, ud);
+    /** Copies {@code wr} into {@code w}; returns whether it needs the WQE's rare part resolved. */
+    private static boolean copy(SendWr wr, SendWqe w, long length, boolean inline, boolean ud) {
+        boolean rare = w.copyFrom(wr, ud);
         w.length = length;
         w.isInline = inline;
         w.state = SendWqe.State.POSTED;
         w.status = null;
+        return rare;
     }
 
     /**

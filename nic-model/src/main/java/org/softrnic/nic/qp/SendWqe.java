@@ -58,10 +58,11 @@ public final class SendWqe extends Wqe {
     }
 
     /**
-     * Takes {@code wr}'s fields; {@code ud}: the QP is UD. The handles' objects are the poster's to resolve
-     * ({@link Rare#udAv}, {@link Rare#window}, {@link Rare#windowRegion}, {@link Rare#fastReg}).
+     * Takes {@code wr}'s fields; {@code ud}: the QP is UD. Returns whether the request needs {@link #rare}, whose
+     * handles' objects are then the poster's to resolve ({@link Rare#udAv}, {@link Rare#window},
+     * {@link Rare#windowRegion}, {@link Rare#fastReg}).
      */
-    public void copyFrom(SendWr wr, boolean ud) {
+    public boolean copyFrom(SendWr wr, boolean ud) {
         wrId = wr.wrId;
         opcode = wr.opcode;
         sendFlags = wr.sendFlags;
@@ -73,9 +74,10 @@ public final class SendWqe extends Wqe {
         if (ud || RARE_OPCODES.contains(wr.opcode)) {
             if (rare == null) rare = new Rare();
             rare.copyFrom(wr);
-        } else if (rare != null) {
-            rare.clear(); // a slot keeps no other objects alive
+            return true;
         }
+        if (rare != null) rare.clear(); // the slot lets go of the last such request's objects
+        return false;
     }
 
     public boolean signaled(boolean allSignaled) {
@@ -125,7 +127,7 @@ public final class SendWqe extends Wqe {
             flushLevel = wr.flushLevel;
             flushLength = wr.flushLength;
             fastReg = null;
-            regSegment = wr.regSegment;
+            regSegment = wr.opcode == SendOpcode.REG_MR ? wr.regSegment : null; // only a REG_MR holds on to its memory
             regIova = wr.regIova;
             regAccess = wr.regAccess;
             regKey = wr.regKey;

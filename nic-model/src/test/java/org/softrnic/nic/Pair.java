@@ -93,6 +93,19 @@ final class Pair {
             return wr;
         }
 
+        /**
+         * A signaled atomic from here into the peer's region at {@code remoteOffset}, its 8-byte result to
+         * {@code offset} here: FETCH_AND_ADD adds {@code compareAdd}; CMP_AND_SWP compares with it and swaps in {@code swap}.
+         */
+        SendWr atomic(long wrId, SendOpcode op, long offset, Side peer, long remoteOffset, long compareAdd, long swap) {
+            SendWr wr = wr(wrId, op, offset, 8);
+            wr.remoteAddr = peer.va(remoteOffset);
+            wr.rkey = peer.mr.rkey();
+            wr.compareAdd = compareAdd;
+            wr.swap = swap;
+            return wr;
+        }
+
         void post(SendWr wr) {
             nic.postSend(qp, wr);
         }

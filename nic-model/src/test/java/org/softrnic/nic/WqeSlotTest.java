@@ -21,11 +21,7 @@ class WqeSlotTest {
         Pair p = Pair.rc();
         p.b.mem.set(ValueLayout.JAVA_LONG, 512, 40);
 
-        SendWr add = p.a.wr(1, SendOpcode.ATOMIC_FETCH_AND_ADD, 0, 8);
-        add.remoteAddr = p.b.va(512);
-        add.rkey = p.b.mr.rkey();
-        add.compareAdd = 2;
-        p.a.post(add);
+        p.a.post(p.a.atomic(1, SendOpcode.ATOMIC_FETCH_AND_ADD, 0, p.b, 512, 2, 0));
         p.run();
         assertEquals(42, p.b.mem.get(ValueLayout.JAVA_LONG, 512));
         assertEquals(40, p.a.mem.get(ValueLayout.JAVA_LONG, 0), "the original value comes back");
@@ -55,12 +51,7 @@ class WqeSlotTest {
         assertEquals(-1, p.b.mem.asSlice(4096, 8).mismatch(p.a.mem.asSlice(1024, 8)));
         assertEquals(0, p.b.mem.get(ValueLayout.JAVA_LONG, 4096 + 8), "nothing past the one SGE's bytes");
 
-        SendWr swap = p.a.wr(4, SendOpcode.ATOMIC_CMP_AND_SWP, 8, 8);
-        swap.remoteAddr = p.b.va(512);
-        swap.rkey = p.b.mr.rkey();
-        swap.compareAdd = 42;
-        swap.swap = 7;
-        p.a.post(swap);
+        p.a.post(p.a.atomic(4, SendOpcode.ATOMIC_CMP_AND_SWP, 8, p.b, 512, 42, 7));
         p.run();
         assertEquals(7, p.b.mem.get(ValueLayout.JAVA_LONG, 512));
         assertEquals(42, p.a.mem.get(ValueLayout.JAVA_LONG, 8));

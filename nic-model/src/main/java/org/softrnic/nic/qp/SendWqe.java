@@ -111,14 +111,12 @@ public final class SendWqe extends Wqe {
         public int regAccess;
         public int regKey;
 
+        /** The request's values; the objects its handles name (udAv, window, windowRegion, fastReg) are the poster's to set. */
         void copyFrom(SendWr wr) {
             compareAdd = wr.compareAdd;
             swap = wr.swap;
-            udAv = null;
             remoteQpn = wr.remoteQpn;
             remoteQkey = wr.remoteQkey;
-            window = null;
-            windowRegion = null;
             bindRkey = wr.bindRkey;
             bindAddr = wr.bindAddr;
             bindLength = wr.bindLength;
@@ -126,7 +124,6 @@ public final class SendWqe extends Wqe {
             flushType = wr.flushType;
             flushLevel = wr.flushLevel;
             flushLength = wr.flushLength;
-            fastReg = null;
             regSegment = wr.opcode == SendOpcode.REG_MR ? wr.regSegment : null; // only a REG_MR holds on to its memory
             regIova = wr.regIova;
             regAccess = wr.regAccess;

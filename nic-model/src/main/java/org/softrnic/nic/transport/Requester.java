@@ -79,17 +79,18 @@ final class Requester {
     private void local(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
         if (w.opcode == SendOpcode.BIND_MW) {
-            MemoryWindow mw = w.rare.window;
-            String bad = mw.bindError(w.rare.windowRegion, w.rare.bindAddr, w.rare.bindLength, w.rare.bindAccess, qp.pd());
+            SendWqe.Rare b = w.rare;
+            MemoryWindow mw = b.window;
+            String bad = mw.bindError(b.windowRegion, b.bindAddr, b.bindLength, b.bindAccess, qp.pd());
             int old = mw.rkey();
-            if (bad == null && w.rare.bindRkey != old && !engine.keys.rkeyFree(w.rare.bindRkey)) bad = "the new rkey is in use";
+            if (bad == null && b.bindRkey != old && !engine.keys.rkeyFree(b.bindRkey)) bad = "the new rkey is in use";
             if (bad != null) {
                 engine.completions.send(c, w, WcStatus.MW_BIND_ERR);
                 engine.completions.sendQueueError(c, null);
                 return;
             }
-            mw.bind(w.rare.windowRegion, w.rare.bindAddr, w.rare.bindLength, w.rare.bindAccess, w.rare.bindRkey, qp.qpn());
-            if (w.rare.bindRkey != old) engine.keys.rekeyWindow(mw, old);
+            mw.bind(b.windowRegion, b.bindAddr, b.bindLength, b.bindAccess, b.bindRkey, qp.qpn());
+            if (b.bindRkey != old) engine.keys.rekeyWindow(mw, old);
             engine.completions.send(c, w, WcStatus.SUCCESS);
             return;
         }
@@ -122,17 +123,18 @@ final class Requester {
 
     /** Fast-register: an invalid fast-register region of this PD takes the memory, address, access and key. */
     private void regMr(QpContext c, SendWqe w) {
-        MemoryRegion mr = w.rare.fastReg;
+        SendWqe.Rare r = w.rare;
+        MemoryRegion mr = r.fastReg;
         int oldLkey = mr.lkey();
         int oldRkey = mr.rkey();
-        boolean keyFree = w.rare.regKey == oldLkey || engine.keys.rkeyFree(w.rare.regKey);
-        if (mr.valid() || mr.pd() != c.qp.pd() || w.rare.regSegment.byteSize() > mr.maxLength()
-                || Access.invalidReason(w.rare.regAccess) != null || !keyFree) {
+        boolean keyFree = r.regKey == oldLkey || engine.keys.rkeyFree(r.regKey);
+        if (mr.valid() || mr.pd() != c.qp.pd() || r.regSegment.byteSize() > mr.maxLength()
+                || Access.invalidReason(r.regAccess) != null || !keyFree) {
             engine.completions.send(c, w, WcStatus.LOC_PROT_ERR);
             engine.completions.sendQueueError(c, null);
             return;
         }
-        mr.map(w.rare.regSegment, w.rare.regIova, w.rare.regAccess, w.rare.regKey);
+        mr.map(r.regSegment, r.regIova, r.regAccess, r.regKey);
         engine.keys.rekey(mr, oldLkey, oldRkey);
         engine.completions.send(c, w, WcStatus.SUCCESS);
     }

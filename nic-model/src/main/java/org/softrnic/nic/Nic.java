@@ -108,6 +108,9 @@ public final class Nic {
 
     /** Why this device refused requests, in words with the numbers. */
     public Diagnostics diagnostics() { return engine.diagnostics; }
+
+    /** Null when the engine's copies of its QPs' attributes agree with the QPs, else where they do not (tests). */
+    public String mirrorMismatch() { return engine.mirrorMismatch(); }
     public Clock clock() { return clock; }
 
     /** Called on the engine thread for every async event. */

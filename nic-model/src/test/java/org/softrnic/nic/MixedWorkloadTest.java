@@ -1,6 +1,7 @@
 package org.softrnic.nic;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -209,6 +210,8 @@ class MixedWorkloadTest {
             assertEquals(0, na.txInFlight(), config + ": A's window still counts PSNs in flight");
             assertEquals(0, nb.txInFlight(), config + ": B's window still counts PSNs in flight");
         }
+        assertNull(na.mirrorMismatch(), config + ": A's lines mirror its QPs");
+        assertNull(nb.mirrorMismatch(), config + ": B's lines mirror its QPs");
         rnrNaks += nb.counters().get(Counter.SEND_RNR_ERR);
         unsignaled += ops.stream().filter(o -> !o.signaled()).count();
         if (useSrq) srqRuns++;

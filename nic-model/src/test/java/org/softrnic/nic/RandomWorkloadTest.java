@@ -1,6 +1,7 @@
 package org.softrnic.nic;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -239,6 +240,8 @@ class RandomWorkloadTest {
                 assertEquals(recvIds.get(q), gotRecv, "receives complete exactly once, in order");
             }
         }
+        assertNull(na.mirrorMismatch(), "A's lines mirror its QPs");
+        assertNull(nb.mirrorMismatch(), "B's lines mirror its QPs");
         for (WorkCompletion c : sent) {
             if (c.status != WcStatus.SUCCESS && !(retryExhausted && (c.status == WcStatus.RETRY_EXC_ERR
                     || c.status == WcStatus.WR_FLUSH_ERR))) {

@@ -350,7 +350,7 @@ final class Completer {
         SendWqe w = c.qp.sq().head();
         // ERR first: a poller on another thread that sees the error completion then sees the QP in ERR too
         boolean wasErr = c.qp.state() == QpState.ERR;
-        c.qp.state(QpState.ERR);
+        c.state(QpState.ERR);
         if (w != null) engine.completions.send(c, w, status);
         if (!wasErr) engine.completions.flush(c);
     }

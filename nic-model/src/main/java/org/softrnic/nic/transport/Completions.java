@@ -101,7 +101,7 @@ final class Completions {
             toError(c, event);
             return;
         }
-        qp.state(QpState.SQE);
+        c.state(QpState.SQE);
         if (event != null) engine.event(event, qp);
         flushSendQueue(c);
     }
@@ -109,7 +109,7 @@ final class Completions {
     /** Moves the QP to ERR, raises the affiliated event, and flushes its queues. */
     void toError(QpContext c, AsyncEvent.Type event) {
         if (c.qp.state() == QpState.ERR) return;
-        c.qp.state(QpState.ERR);
+        c.state(QpState.ERR);
         if (event != null) engine.event(event, c.qp);
         flush(c);
     }
@@ -127,7 +127,7 @@ final class Completions {
             // SRQ's was taken from the SRQ, so it is flushed here
             if (c.resp.wqeFromSrq) recv(c, c.resp.wqe.wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
             c.resp.wqe = null;
-            c.resp.offset = 0;
+            c.respOffset(0);
         }
         if (qp.srq() != null && !c.resp.lastWqeReached) {
             c.resp.lastWqeReached = true;

@@ -66,6 +66,8 @@ public final class Engine {
     final Responder responder = new Responder(this);
     final Completer completer = new Completer(this);
     final Timers timers = new Timers(contexts);
+    /** The QPs' context records (the responder's), side by side in slot order. */
+    private final QpLines lines = new QpLines();
     private final Paths paths;
 
     /** Native buffers come from {@code arena}; the device's owner closes it when the device is gone. */
@@ -86,7 +88,7 @@ public final class Engine {
     }
 
     public void addQp(QueuePair qp) {
-        put(new QpContext(qp, timers));
+        put(new QpContext(qp, timers, lines));
     }
 
     /**
@@ -104,6 +106,24 @@ public final class Engine {
         byQpn[qpn] = c;
     }
 
+    /**
+     * Where a QP's context lines disagree with the QP (its state or an attribute the lines mirror), in words, or
+     * null when every one agrees: the mirrors are copied at each change, and the simulations check them.
+     */
+    public String mirrorMismatch() {
+        for (int i = 0, n = contexts.slots(); i < n; i++) {
+            QpContext c = contexts.valueAt(i);
+            if (c == null) continue;
+            QueuePair qp = c.qp;
+            if (c.qpState() != qp.state() || c.qpType() != qp.type() || c.destQpn() != qp.destQpn() || c.mtuBytes() != qp.mtuBytes()
+                    || c.accessFlags() != qp.accessFlags() || c.pd != qp.pd()) {
+                return qp + ": its line says " + c.qpState() + ", " + c.qpType() + ", dest_qp_num " + c.destQpn() + ", MTU " + c.mtuBytes()
+                        + ", access 0x" + Integer.toHexString(c.accessFlags());
+            }
+        }
+        return null;
+    }
+
     /** The context of QP {@code qpn}, or null. */
     QpContext context(int qpn) {
         QpContext[] t = byQpn;
@@ -119,6 +139,7 @@ public final class Engine {
     /** A context that leaves the engine: its timers stop, and its room in the window goes to the QPs waiting. */
     private void retire(QpContext c) {
         c.comp.disarm();
+        c.releaseLines();
         txWindow.forget(c);
         serveWaiting(); // no packet or timer may come to hand the room on
     }
@@ -149,16 +170,17 @@ public final class Engine {
         if (to == QpState.RESET) {
             qp.sq().clear();
             if (qp.rq() != null) qp.rq().clear();
-            put(new QpContext(qp, timers));
+            put(new QpContext(qp, timers, lines));
             retire(c);
             return;
         }
+        c.mirror(qp);
         if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0) c.resp.sizeResources(a.maxDestRdAtomic);
         if ((mask & QpAttrMask.RQ_PSN) != 0) {
-            c.resp.psn = a.rqPsn & Psn.MASK;
-            c.resp.ackPsn = c.resp.psn;
-            c.resp.lastOpcode = null;
-            c.resp.nakSent = false;
+            c.respPsn(a.rqPsn & Psn.MASK);
+            c.respAckPsn(c.respPsn());
+            c.respLastOpcode(null);
+            c.respNakSent(false);
         }
         if ((mask & QpAttrMask.SQ_PSN) != 0) {
             c.req.psn = a.sqPsn & Psn.MASK;
@@ -289,8 +311,7 @@ public final class Engine {
             counters.inc(Counter.DROP_UNKNOWN_QP);
             return;
         }
-        QueuePair qp = c.qp;
-        if (Opcodes.transport(qp.type()) != op.transport()) {
+        if (Opcodes.transport(c.qpType()) != op.transport()) {
             counters.inc(Counter.DROP_OPCODE_FOR_QP_TYPE);
             return;
         }

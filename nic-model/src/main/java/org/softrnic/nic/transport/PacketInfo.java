@@ -54,7 +54,7 @@ final class PacketInfo {
     }
 
     boolean uc() {
-        return c.qp.type() == QpType.UC;
+        return c.qpType() == QpType.UC;
     }
 
     /** The request in words, for the refusals: "an RDMA WRITE". */

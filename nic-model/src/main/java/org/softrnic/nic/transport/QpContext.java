@@ -1,6 +1,8 @@
 package org.softrnic.nic.transport;
 
+import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.verbs.QpState;
 import org.softrnic.wire.frame.FrameTemplate;
 
 /**
@@ -8,10 +10,12 @@ import org.softrnic.wire.frame.FrameTemplate;
  * {@link #comp} the completer's, {@link #resp} the responder's; here only what they share (the headers and
  * the addresses the QP talks between).
  */
-final class QpContext {
+final class QpContext extends RespLine {
     static final long NEVER = Long.MAX_VALUE;
 
     final QueuePair qp;
+    /** The QP's PD, which never changes: a request's rkey check reads it here, not in the QP. */
+    final ProtectionDomain pd;
     final RespState resp;
     final ReqState req;
     final CompState comp;
@@ -39,12 +43,21 @@ final class QpContext {
         localIpv4 = ipv4Addresses ? (int) localGid.lo() : 0;
     }
 
-    QpContext(QueuePair qp, Timers timers) {
+    QpContext(QueuePair qp, Timers timers, QpLines lines) {
+        super(lines);
         this.qp = qp;
+        this.pd = qp.pd();
         // made in this order, so that they lie in it: the responder reads the context and its own state, the
         // requester the context and the other two (with thousands of QPs, fewer lines from memory a packet)
         this.resp = new RespState();
         this.req = new ReqState();
         this.comp = new CompState(timers);
+        mirror(qp);
+    }
+
+    /** Moves the QP to {@code s}, and its mirror in the lines with it. */
+    void state(QpState s) {
+        qp.state(s);
+        mirror(qp);
     }
 }

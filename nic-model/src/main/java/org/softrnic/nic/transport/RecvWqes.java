@@ -40,6 +40,6 @@ final class RecvWqes {
     void release(QpContext ctx) {
         if (!ctx.resp.wqeFromSrq) ctx.qp.rq().pop();
         ctx.resp.wqe = null;
-        ctx.resp.offset = 0;
+        ctx.respOffset(0);
     }
 }

@@ -31,8 +31,8 @@ final class Replies {
     }
 
     void ack(QpContext c, int syndrome, int ackPsn) {
-        FrameWriter w = engine.begin(c, c.template, Opcode.RC_ACKNOWLEDGE, c.qp.destQpn(), ackPsn);
-        w.aeth().syndrome(syndrome).msn(c.resp.msn);
+        FrameWriter w = engine.begin(c, c.template, Opcode.RC_ACKNOWLEDGE, c.destQpn(), ackPsn);
+        w.aeth().syndrome(syndrome).msn(c.respMsn());
         engine.transmit(0);
     }
 
@@ -48,11 +48,11 @@ final class Replies {
         r.rkey = p.reth().rkey();
         r.va = va;
         r.length = length;
-        c.resp.msn = (c.resp.msn + 1) & 0xffffff;
+        c.respMsn((c.respMsn() + 1) & 0xffffff);
         int packets = readResponses(c, pkt.mr, va, length, pkt.psn, true);
         r.lastPsn = Psn.add(pkt.psn, packets - 1);
-        c.resp.psn = Psn.add(pkt.psn, packets);
-        c.resp.lastOpcode = pkt.op;
+        c.respPsn(Psn.add(pkt.psn, packets));
+        c.respLastOpcode(pkt.op);
         return Responder.State.DONE;
     }
 
@@ -63,13 +63,13 @@ final class Replies {
      * first PSN.
      */
     private int readResponses(QpContext c, MemoryRegion region, long va, long length, int first, boolean startsMessage) {
-        int mtu = c.qp.mtuBytes();
+        int mtu = c.mtuBytes();
         int packets = (int) Math.max(1, (length + mtu - 1) / mtu);
         for (int i = 0; i < packets; i++) {
             Position pos = Opcodes.position(i == 0 && startsMessage, i == packets - 1);
             Opcode rop = Opcodes.cached(Transport.RC, OpClass.RDMA_READ_RESPONSE, pos, false, false);
-            FrameWriter w = engine.begin(c, c.template, rop, c.qp.destQpn(), Psn.add(first, i));
-            if (rop.hasAeth()) w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(c.resp.msn);
+            FrameWriter w = engine.begin(c, c.template, rop, c.destQpn(), Psn.add(first, i));
+            if (rop.hasAeth()) w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(c.respMsn());
             int chunk = (int) Math.min(mtu, length - (long) i * mtu);
             if (chunk > 0) {
                 MemorySegment.copy(region.segment(), region.offsetOf(va + (long) i * mtu), w.payloadSegment(),
@@ -92,14 +92,14 @@ final class Replies {
                 ? (original == p.atomicEth().compare() ? p.atomicEth().swapAdd() : original)
                 : original + p.atomicEth().swapAdd();
         mr.segment().set(HOST_LONG, at, updated);
-        c.resp.msn = (c.resp.msn + 1) & 0xffffff;
+        c.respMsn((c.respMsn() + 1) & 0xffffff);
         ReadAtomicResource r = c.resp.nextResource();
         r.kind = ReadAtomicResource.Kind.ATOMIC;
         r.firstPsn = pkt.psn;
         r.lastPsn = pkt.psn;
         r.original = original;
-        r.msn = c.resp.msn;
-        atomicAck(c, pkt.psn, original, c.resp.msn);
+        r.msn = c.respMsn();
+        atomicAck(c, pkt.psn, original, c.respMsn());
         executed(pkt);
         return Responder.State.DONE;
     }
@@ -107,13 +107,13 @@ final class Replies {
     /** ATOMIC WRITE and FLUSH, executed: answered by a READ RESPONSE carrying an ACK, kept for a duplicate. */
     Responder.State placed(PacketInfo pkt) {
         QpContext c = pkt.c;
-        c.resp.msn = (c.resp.msn + 1) & 0xffffff;
+        c.respMsn((c.respMsn() + 1) & 0xffffff);
         ReadAtomicResource r = c.resp.nextResource();
         r.kind = ReadAtomicResource.Kind.REPLAY_ACK;
         r.firstPsn = pkt.psn;
         r.lastPsn = pkt.psn;
-        r.msn = c.resp.msn;
-        readResponseAck(c, pkt.psn, c.resp.msn);
+        r.msn = c.respMsn();
+        readResponseAck(c, pkt.psn, c.respMsn());
         executed(pkt);
         return Responder.State.DONE;
     }
@@ -121,13 +121,13 @@ final class Replies {
     /** A one-packet request that has a response is done: the next PSN is expected. */
     private static void executed(PacketInfo pkt) {
         QpContext c = pkt.c;
-        c.resp.psn = Psn.add(pkt.psn, 1);
-        c.resp.ackPsn = c.resp.psn;
-        c.resp.lastOpcode = pkt.op;
+        c.respPsn(Psn.add(pkt.psn, 1));
+        c.respAckPsn(c.respPsn());
+        c.respLastOpcode(pkt.op);
     }
 
     private void atomicAck(QpContext c, int ackPsn, long original, int msn) {
-        FrameWriter w = engine.begin(c, c.template, Opcode.RC_ATOMIC_ACKNOWLEDGE, c.qp.destQpn(), ackPsn);
+        FrameWriter w = engine.begin(c, c.template, Opcode.RC_ATOMIC_ACKNOWLEDGE, c.destQpn(), ackPsn);
         w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(msn);
         w.atomicAckEth().orig(original);
         engine.transmit(0);
@@ -135,7 +135,7 @@ final class Replies {
 
     /** The answer to FLUSH and ATOMIC_WRITE: a zero-length RDMA READ RESPONSE ONLY carrying an ACK. */
     private void readResponseAck(QpContext c, int ackPsn, int msn) {
-        FrameWriter w = engine.begin(c, c.template, Opcode.RC_RDMA_READ_RESPONSE_ONLY, c.qp.destQpn(), ackPsn);
+        FrameWriter w = engine.begin(c, c.template, Opcode.RC_RDMA_READ_RESPONSE_ONLY, c.destQpn(), ackPsn);
         w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(msn);
         engine.transmit(0);
     }
@@ -150,7 +150,7 @@ final class Replies {
         engine.counters.inc(Counter.DUPLICATE_REQUEST);
         switch (pkt.op.opClass) {
             // C9-105: acknowledged again, with the PSN of the last SEND/WRITE/atomic done, never a READ's
-            case SEND, RDMA_WRITE -> ack(c, Aeth.ACK_CREDITS_INVALID, Psn.add(c.resp.ackPsn, -1));
+            case SEND, RDMA_WRITE -> ack(c, Aeth.ACK_CREDITS_INVALID, Psn.add(c.respAckPsn(), -1));
             case RDMA_READ_REQUEST -> {
                 return duplicateRead(pkt);
             }

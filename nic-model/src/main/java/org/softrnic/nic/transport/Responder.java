@@ -51,18 +51,17 @@ final class Responder {
     }
 
     void receive(QpContext ctx, FrameView v) {
-        QueuePair qp = ctx.qp;
-        QpState s = qp.state();
+        QpState s = ctx.qpState();
         if (s != QpState.RTR && s != QpState.RTS && s != QpState.SQD && s != QpState.SQE) {
             engine.counters.inc(Counter.DROP_QP_STATE);
             // in ERR the reason was given when the QP got there; RESET and INIT are a connection not made yet
             if (s != QpState.ERR) {
-                engine.refuse(qp, v.roce.bth().psn(), "the QP is in " + s.ibvName() + "; it takes requests in RTR, RTS, SQD and SQE (dropped)");
+                engine.refuse(ctx.qp, v.roce.bth().psn(), "the QP is in " + s.ibvName() + "; it takes requests in RTR, RTS, SQD and SQE (dropped)");
             }
             return;
         }
         PacketInfo k = pkt.set(ctx, v);
-        if (qp.type() == QpType.UD) {
+        if (ctx.qpType() == QpType.UD) {
             ud.receive(k);
         } else {
             run(k);
@@ -116,38 +115,38 @@ final class Responder {
 
     /** UC errors are silent: the rest of the message is dropped (IBTA 9.8.3). */
     private State ucDrop(PacketInfo k) {
-        k.c.resp.ucDropping = true;
+        k.c.respUcDropping(true);
         engine.counters.inc(Counter.DROP_UC_SEQUENCE);
         return State.DROP;
     }
 
     private State checkPsn(PacketInfo k) {
-        RespState r = k.c.resp;
-        int d = Psn.diff(k.psn, r.psn);
+        QpContext c = k.c;
+        int d = Psn.diff(k.psn, c.respPsn());
         if (k.uc()) {
-            if (d != 0 || r.ucDropping) {
+            if (d != 0 || c.respUcDropping()) {
                 if (!k.op.position.starts()) return ucDrop(k);
                 // a FIRST or ONLY may start a message; whether one was left unfinished is CHK_OP_SEQ's to say
-                r.ucDropping = false;
+                c.respUcDropping(false);
             }
             return State.CHK_OP_SEQ;
         }
         if (d > 0) return State.ERR_PSN_OUT_OF_SEQ;
         if (d < 0) return State.DUPLICATE_REQUEST;
-        r.nakSent = false;
+        c.respNakSent(false);
         return State.CHK_OP_SEQ;
     }
 
     /** FIRST is followed by MIDDLE or LAST of the same operation; anything else starts a message. */
     private State checkOpSeq(PacketInfo k) {
-        Opcode prev = k.c.resp.lastOpcode;
+        Opcode prev = k.c.respLastOpcode();
         Opcode op = k.op;
         boolean inMessage = prev != null && !prev.position.ends();
         boolean ok = inMessage
                 ? prev.opClass == op.opClass && (op.position == Position.MIDDLE || op.position == Position.LAST)
                 : op.position.starts();
         if (ok) {
-            if (k.uc()) k.c.resp.psn = k.psn; // UC takes up the sequence at any message's first packet
+            if (k.uc()) k.c.respPsn(k.psn); // UC takes up the sequence at any message's first packet
             return State.CHK_OP_VALID;
         }
         if (k.uc() && inMessage && op.position.starts()) return ucUnfinishedMessage(k);
@@ -163,24 +162,23 @@ final class Responder {
      */
     private State ucUnfinishedMessage(PacketInfo k) {
         QpContext c = k.c;
-        RespState r = c.resp;
-        r.lastOpcode = null;
+        c.respLastOpcode(null);
         if (c.qp.srq() != null) {
-            r.ucDropping = true;
-            if (r.wqe != null) {
-                long wrId = r.wqe.wrId;
+            c.respUcDropping(true);
+            if (c.resp.wqe != null) {
+                long wrId = c.resp.wqe.wrId;
                 recvWqes.release(c);
                 engine.completions.recv(c, wrId, WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
             }
         } else {
-            r.offset = 0;
+            c.respOffset(0);
         }
         engine.counters.inc(Counter.DROP_UC_SEQUENCE);
         return State.DROP;
     }
 
     private State checkOpValid(PacketInfo k) {
-        int access = k.c.qp.accessFlags();
+        int access = k.c.accessFlags();
         int needed = switch (k.op.opClass) {
             case RDMA_WRITE, ATOMIC_WRITE -> Access.REMOTE_WRITE;
             case RDMA_READ_REQUEST -> Access.REMOTE_READ;
@@ -215,8 +213,8 @@ final class Responder {
                         + " is empty)" + (k.uc() ? ": UC drops the message" : ": RNR NAK, the sender waits and tries again"));
                 return byType(k, State.ERR_RNR);
             }
-            c.resp.offset = 0;
-            if (Sges.resolve(engine.keys, c.qp.pd(), w, Access.LOCAL_WRITE) != null) {
+            c.respOffset(0);
+            if (Sges.resolve(engine.keys, c.pd, w, Access.LOCAL_WRITE) != null) {
                 return State.ERR_MALFORMED_WQE;
             }
         }
@@ -232,17 +230,17 @@ final class Responder {
         QpContext c = k.c;
         Opcode op = k.op;
         int len = k.len;
-        int mtu = c.qp.mtuBytes();
+        int mtu = c.mtuBytes();
         boolean data = op.opClass == OpClass.SEND || op.opClass == OpClass.RDMA_WRITE;
         if (data) {
             boolean full = op.position == Position.FIRST || op.position == Position.MIDDLE;
             if (full ? len != mtu : len > mtu) return byType(k, State.ERR_INVALID_REQUEST);
         }
-        if (op.opClass == OpClass.SEND && c.resp.offset + len > c.resp.wqe.length) {
+        if (op.opClass == OpClass.SEND && c.respOffset() + len > c.resp.wqe.length) {
             return byType(k, State.ERR_LENGTH);
         }
         if (op.opClass == OpClass.RDMA_WRITE) {
-            long remaining = op.hasReth() ? Integer.toUnsignedLong(k.p.reth().dlen()) : c.resp.writeRemaining;
+            long remaining = op.hasReth() ? Integer.toUnsignedLong(k.p.reth().dlen()) : c.respWriteRemaining();
             boolean ends = op.position.ends();
             if (ends ? len != remaining : len > remaining) return byType(k, State.ERR_INVALID_REQUEST);
         }
@@ -294,34 +292,33 @@ final class Responder {
 
     private State execute(PacketInfo k) {
         QpContext c = k.c;
-        RespState r = c.resp;
         RocePacketView p = k.p;
         Opcode op = k.op;
         int len = k.len;
         switch (op.opClass) {
             case SEND -> {
-                RecvWqe w = r.wqe;
+                RecvWqe w = c.resp.wqe;
                 // the receive's regions may have been deregistered since its first packet (rxe's copy_data looks each up)
-                if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w)) return State.ERR_MALFORMED_WQE;
-                Sges.scatter(w, r.offset, p.segment(), p.payloadOffset(), len);
-                r.offset += len;
+                if (!Sges.stillValid(engine.keys, c.pd, Access.LOCAL_WRITE, w)) return State.ERR_MALFORMED_WQE;
+                Sges.scatter(w, c.respOffset(), p.segment(), p.payloadOffset(), len);
+                c.respOffset(c.respOffset() + len);
             }
             case RDMA_WRITE -> {
                 if (op.hasReth()) {
-                    r.writeRkey = p.reth().rkey();
-                    r.writeVa = p.reth().va();
-                    r.writeRemaining = Integer.toUnsignedLong(p.reth().dlen());
-                    r.writeLength = r.writeRemaining;
+                    c.respWriteRkey(p.reth().rkey());
+                    c.respWriteVa(p.reth().va());
+                    c.respWriteRemaining(Integer.toUnsignedLong(p.reth().dlen()));
+                    c.respWriteLength(c.respWriteRemaining());
                 }
                 if (len > 0) {
                     // every packet of the WRITE checks its key again (rxe keeps the rkey in resp.rkey): a region
                     // invalidated, deregistered or mapped elsewhere since the FIRST takes no more of it
-                    MemoryRegion m = op.hasReth() ? k.mr : rkeys.resolve(k, r.writeRkey, Access.REMOTE_WRITE, r.writeVa, len);
+                    MemoryRegion m = op.hasReth() ? k.mr : rkeys.resolve(k, c.respWriteRkey(), Access.REMOTE_WRITE, c.respWriteVa(), len);
                     if (m == null) return State.ERR_RKEY_VIOLATION;
-                    MemorySegment.copy(p.segment(), p.payloadOffset(), m.segment(), m.offsetOf(r.writeVa), len);
+                    MemorySegment.copy(p.segment(), p.payloadOffset(), m.segment(), m.offsetOf(c.respWriteVa()), len);
                 }
-                r.writeVa += len;
-                r.writeRemaining -= len;
+                c.respWriteVa(c.respWriteVa() + len);
+                c.respWriteRemaining(c.respWriteRemaining() - len);
             }
             case RDMA_READ_REQUEST -> {
                 return State.READ_REPLY;
@@ -342,10 +339,10 @@ final class Responder {
                 return State.ERR_INVALID_REQUEST;
             }
         }
-        r.psn = Psn.add(r.psn, 1);
-        r.ackPsn = r.psn;
-        r.lastOpcode = op;
-        if (op.position.ends()) r.msn = (r.msn + 1) & 0xffffff;
+        c.respPsn(Psn.add(c.respPsn(), 1));
+        c.respAckPsn(c.respPsn());
+        c.respLastOpcode(op);
+        if (op.position.ends()) c.respMsn((c.respMsn() + 1) & 0xffffff);
         return State.COMPLETE;
     }
 
@@ -358,14 +355,14 @@ final class Responder {
         int flags = 0;
         int imm = 0;
         WcOpcode wcOp = WcOpcode.RECV;
-        int byteLen = (int) c.resp.offset;
+        int byteLen = (int) c.respOffset();
         if (op.hasImmediate()) {
             flags |= WorkCompletion.WC_WITH_IMM;
             imm = p.immDt().value();
         }
         if (op.opClass == OpClass.RDMA_WRITE) {
             wcOp = WcOpcode.RECV_RDMA_WITH_IMM;
-            byteLen = (int) c.resp.writeLength;
+            byteLen = (int) c.respWriteLength();
         }
         if (op.hasInvalidate()) {
             int rkey = p.ieth().rkey();
@@ -387,9 +384,9 @@ final class Responder {
     /** One NAK per gap: later packets of the same gap are dropped silently (IBTA 9.7.5.1.1). */
     private State outOfSequence(PacketInfo k) {
         engine.counters.inc(Counter.OUT_OF_SEQ_REQUEST);
-        if (!k.c.resp.nakSent) {
-            k.c.resp.nakSent = true;
-            replies.ack(k.c, Aeth.nak(NakCode.PSN_SEQUENCE_ERROR, 0).syndrome(), k.c.resp.psn);
+        if (!k.c.respNakSent()) {
+            k.c.respNakSent(true);
+            replies.ack(k.c, Aeth.nak(NakCode.PSN_SEQUENCE_ERROR, 0).syndrome(), k.c.respPsn());
         }
         return State.DONE;
     }
@@ -410,7 +407,7 @@ final class Responder {
         if (c.resp.wqe != null) {
             WcStatus st = k.status != WcStatus.SUCCESS ? k.status : WcStatus.REM_INV_REQ_ERR;
             long wrId = c.resp.wqe.wrId;
-            int received = (int) c.resp.offset;
+            int received = (int) c.respOffset();
             recvWqes.release(c);
             engine.completions.recv(c, wrId, st, WcOpcode.RECV, received, 0, 0, 0, false);
         }

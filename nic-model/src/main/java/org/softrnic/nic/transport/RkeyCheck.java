@@ -20,7 +20,7 @@ final class RkeyCheck {
         QpContext c = pkt.c;
         MemoryRegion region = engine.keys.byRkey(rkey);
         if (region != null) {
-            AccessError e = region.check(c.qp.pd(), needed, va, length);
+            AccessError e = region.check(c.pd, needed, va, length);
             if (e == null) return region;
             engine.refuse(c.qp, pkt.psn, Refusals.region(e, region, c.qp, Refusals.asked(pkt.what(), va, length, rkey), needed, va, length));
             return null;
@@ -30,7 +30,7 @@ final class RkeyCheck {
             engine.refuse(c.qp, pkt.psn, Refusals.noKey(engine.keys, Refusals.asked(pkt.what(), va, length, rkey), rkey));
             return null;
         }
-        AccessError e = mw.check(c.qp.pd(), c.qp.qpn(), needed, va, length);
+        AccessError e = mw.check(c.pd, c.qp.qpn(), needed, va, length);
         if (e != null) {
             engine.refuse(c.qp, pkt.psn, Refusals.window(e, mw, c.qp, Refusals.asked(pkt.what(), va, length, rkey), needed, va, length));
             return null;
@@ -44,7 +44,7 @@ final class RkeyCheck {
      */
     boolean invalidate(QpContext c, int rkey) {
         MemoryRegion target = engine.keys.byRkey(rkey);
-        if (target != null && target.isFastReg() && target.pd() == c.qp.pd() && target.boundWindows() == 0) {
+        if (target != null && target.isFastReg() && target.pd() == c.pd && target.boundWindows() == 0) {
             target.invalidate();
             return true;
         }

@@ -49,17 +49,12 @@ final class Warmer {
     }
 
     /**
-     * The fields the responder reads of a request's QP: every line of its three objects comes in now, side by
-     * side with the other packets' (one field an object would leave its other lines to miss one by one later).
+     * What the responder reads of a request's QP: the context's fields (addresses, headers, PD) and the QP's
+     * responder record ({@link QpLines}), whose 64 bytes lie on one line or two: a load at each end brings it in.
      */
     private static int responderLines(QpContext c) {
-        org.softrnic.nic.qp.QueuePair qp = c.qp;
-        RespState r = c.resp;
-        int s = qp.destQpn() + qp.mtuBytes() + qp.accessFlags() + qp.type().ordinal() + (qp.pd() == null ? 1 : 0);
-        s += c.peerIpv4 + c.localIpv4 + c.udpSourcePort + (c.template == null ? 1 : 0);
-        s += r.psn + r.msn + r.ackPsn + (r.lastOpcode == null ? 1 : 0) + (r.nakSent ? 1 : 0) + (r.wqe == null ? 1 : 0);
-        s += (int) (r.writeVa + r.writeRemaining + r.offset + r.writeLength) + r.writeRkey;
-        return s;
+        int s = c.peerIpv4 + c.localIpv4 + c.udpSourcePort + (c.template == null ? 1 : 0) + (c.pd == null ? 1 : 0);
+        return s + c.respPsn() + c.qpType().ordinal();
     }
 
     /**

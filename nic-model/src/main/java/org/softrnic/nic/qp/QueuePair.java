@@ -42,7 +42,7 @@ public final class QueuePair {
         this.sqSigAll = sqSigAll;
         this.sq = new Ring<>(caps.maxSendWr(), i -> new SendWqe(caps.maxSendSge(), caps.maxInlineData()));
         this.rq = srq == null ? new Ring<>(caps.maxRecvWr(), i -> new RecvWqe(caps.maxRecvSge())) : null;
-        // last: a packet reads the QP's own copies of the hot attributes (above), so the object that holds them
+        // last: a post reads the QP's own copies of the hot attributes (below), so the object that holds them
         // all, read by UD's Q_Key check and the error paths, need not lie between the QP and its rings
         this.attr = new QpAttr();
     }
@@ -60,7 +60,7 @@ public final class QueuePair {
     public Ring<RecvWqe> rq() { return rq; }
     /**
      * The attributes as last set (what ibv_query_qp returns). Read-only: they change through {@link #apply},
-     * which keeps the copies the engine reads per packet equal to them; the engine only swaps the address
+     * which keeps this QP's copies of the hot ones equal to them; the engine only swaps the address
      * vector for the equal one its paths hold, so that QPs along one path share it.
      */
     public QpAttr attr() { return attr; }
@@ -69,6 +69,10 @@ public final class QueuePair {
     public boolean destroyed() { return destroyed; }
     public void markDestroyed() { destroyed = true; }
 
+    /**
+     * Sets the state. The engine mirrors the state and the attributes its responder checks in a record of its own:
+     * only ibv_modify_qp (which tells the engine) and the engine itself may call this.
+     */
     public void state(QpState s) {
         this.state = s;
         attr.qpState = s;
@@ -81,8 +85,9 @@ public final class QueuePair {
     }
 
     /**
-     * The attributes every packet reads, kept beside the QP's other hot fields: the attributes are another
-     * object, another cache miss a packet when thousands of QPs take turns. {@link #apply} keeps them equal.
+     * The attributes a post and the requester read, kept beside the QP's other hot fields: the attributes are
+     * another object, another cache miss a packet when thousands of QPs take turns. {@link #apply} keeps them
+     * equal. (The responder reads its own mirror of them in the engine.)
      */
     private int mtuBytes = Mtu.MTU_1024.bytes;
     private int destQpn;

@@ -7,8 +7,9 @@ import org.softrnic.wire.frame.FrameTemplate;
 
 /**
  * One QP's transport state, split by role as rxe's struct rxe_qp splits it: {@link #req} the requester's,
- * {@link #comp} the completer's, {@link #resp} the responder's; here only what they share (the headers and
- * the addresses the QP talks between).
+ * {@link #comp} the completer's, {@link #resp} the responder's (its receive WQE and READ/atomic resources); here
+ * what they share (the headers, the addresses the QP talks between, the PD) and, through {@link RespLine}, the
+ * record that every request reads: the responder's hot state and the QP attributes it checks.
  */
 final class QpContext extends RespLine {
     static final long NEVER = Long.MAX_VALUE;
@@ -47,15 +48,18 @@ final class QpContext extends RespLine {
         super(lines);
         this.qp = qp;
         this.pd = qp.pd();
-        // made in this order, so that they lie in it: the responder reads the context and its own state, the
-        // requester the context and the other two (with thousands of QPs, fewer lines from memory a packet)
+        // made in this order, so that they lie in it: the requester reads the context and the last two (with
+        // thousands of QPs, fewer lines from memory a packet)
         this.resp = new RespState();
         this.req = new ReqState();
         this.comp = new CompState(timers);
         mirror(qp);
     }
 
-    /** Moves the QP to {@code s}, and its mirror in the lines with it. */
+    /**
+     * Moves the QP to {@code s}, and its mirror in the record with it: every state change the engine makes goes
+     * through here (modify_qp's are mirrored by {@link Engine#modified}).
+     */
     void state(QpState s) {
         qp.state(s);
         mirror(qp);

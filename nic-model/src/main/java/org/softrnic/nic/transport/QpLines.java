@@ -4,15 +4,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A device's QP context memory, as an RNIC keeps its QP contexts: each QP's hot state in a record of its own, the
- * records side by side in slot order. A Java object lies where its allocation and the collector put it, its fields
- * in the order the JVM chooses: a role's few hot fields then span two or three lines among other fields, and the
- * next QP's lie elsewhere. Here each role's fields fill one 64-byte record ({@link RespLine}), so with thousands of
- * QPs taking turns a packet brings in that record, and QPs served in turn read memory in order, which the core's
- * prefetcher streams. The blocks are heap arrays read through byte-array views: off the heap, each access also
- * checked alignment and the arena's liveness, which cost some 35 ns a request at 100 QPs. A block may move with
- * the collector, whole. The table grows by blocks, so a context keeps its block and offset for life; freed slots
- * are reused.
+ * A device's QP context memory, as an RNIC keeps its QP contexts: a record per QP, the records side by side in
+ * slot order. A Java object lies where its allocation and the collector put it, its fields in the order the JVM
+ * chooses: a role's few hot fields then span two or three lines among other fields, and the next QP's lie
+ * elsewhere. Here the responder's hot fields fill one 64-byte record ({@link RespLine}), on one line or two (a
+ * heap array is not aligned to a line), so with thousands of QPs taking turns a request brings in that record;
+ * QPs made one after the other get neighbouring slots, so serving them in turn reads memory in order, which the
+ * core's prefetcher streams (a QP reset takes a new slot, and a freed slot is the next one handed out). The blocks
+ * are heap arrays read through byte-array views: off the heap, each access also checked alignment and the arena's
+ * liveness, which cost some 35 ns a request at 100 QPs. A block may move with the collector, whole. The table
+ * grows by blocks, so a context keeps its block and offset for life.
  */
 final class QpLines {
     static final int LINE = 64;

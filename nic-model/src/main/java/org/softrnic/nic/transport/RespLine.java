@@ -63,7 +63,6 @@ abstract class RespLine {
 
     /** Copies the attributes the responder reads from {@code qp}: after a modify_qp and each change of state. */
     final void mirror(QueuePair qp) {
-        byte[] s = s();
         I.set(s(), base + DEST_QPN, qp.destQpn());
         I.set(s(), base + MTU_BYTES, qp.mtuBytes());
         I.set(s(), base + ACCESS_FLAGS, qp.accessFlags());

@@ -118,7 +118,7 @@ public final class Engine {
             if (c.qpState() != qp.state() || c.qpType() != qp.type() || c.destQpn() != qp.destQpn() || c.mtuBytes() != qp.mtuBytes()
                     || c.accessFlags() != qp.accessFlags() || c.pd != qp.pd()) {
                 return qp + ": its line says " + c.qpState() + ", " + c.qpType() + ", dest_qp_num " + c.destQpn() + ", MTU " + c.mtuBytes()
-                        + ", access 0x" + Integer.toHexString(c.accessFlags());
+                        + ", access 0x" + Integer.toHexString(c.accessFlags()) + (c.pd == qp.pd() ? "" : ", and another PD");
             }
         }
         return null;

@@ -11,7 +11,7 @@ import org.softrnic.wire.Opcode;
 /**
  * A QP context's responder line ({@link QpLines}): rxe's qp->resp fields that a request reads or writes, and
  * the QP's attributes the responder checks it against, mirrored from the {@link QueuePair} whenever they change
- * ({@link #mirror}), so that a request reads this one line, not the QP object too.
+ * ({@link #mirror}), so that a request reads this one record (on one line or two), not the QP object too.
  */
 abstract class RespLine {
     private static final int PSN = 0;
@@ -57,59 +57,55 @@ abstract class RespLine {
         lines.release(slot);
     }
 
-    private byte[] s() {
-        return block;
-    }
-
     /** Copies the attributes the responder reads from {@code qp}: after a modify_qp and each change of state. */
     final void mirror(QueuePair qp) {
-        I.set(s(), base + DEST_QPN, qp.destQpn());
-        I.set(s(), base + MTU_BYTES, qp.mtuBytes());
-        I.set(s(), base + ACCESS_FLAGS, qp.accessFlags());
-        s()[base + STATE] = (byte) qp.state().ordinal();
-        s()[base + TYPE] = (byte) qp.type().ordinal();
+        I.set(block, base + DEST_QPN, qp.destQpn());
+        I.set(block, base + MTU_BYTES, qp.mtuBytes());
+        I.set(block, base + ACCESS_FLAGS, qp.accessFlags());
+        block[base + STATE] = (byte) qp.state().ordinal();
+        block[base + TYPE] = (byte) qp.type().ordinal();
     }
 
     /** The QP's state, as {@link #mirror} last copied it. */
-    final QpState qpState() { return STATES[s()[base + STATE]]; }
-    final QpType qpType() { return TYPES[s()[base + TYPE]]; }
-    final int destQpn() { return (int) I.get(s(), base + DEST_QPN); }
-    final int mtuBytes() { return (int) I.get(s(), base + MTU_BYTES); }
-    final int accessFlags() { return (int) I.get(s(), base + ACCESS_FLAGS); }
+    final QpState qpState() { return STATES[block[base + STATE]]; }
+    final QpType qpType() { return TYPES[block[base + TYPE]]; }
+    final int destQpn() { return (int) I.get(block, base + DEST_QPN); }
+    final int mtuBytes() { return (int) I.get(block, base + MTU_BYTES); }
+    final int accessFlags() { return (int) I.get(block, base + ACCESS_FLAGS); }
 
     /** The expected PSN. */
-    final int respPsn() { return (int) I.get(s(), base + PSN); }
-    final void respPsn(int v) { I.set(s(), base + PSN, v); }
-    final int respMsn() { return (int) I.get(s(), base + MSN); }
-    final void respMsn(int v) { I.set(s(), base + MSN, v); }
+    final int respPsn() { return (int) I.get(block, base + PSN); }
+    final void respPsn(int v) { I.set(block, base + PSN, v); }
+    final int respMsn() { return (int) I.get(block, base + MSN); }
+    final void respMsn(int v) { I.set(block, base + MSN, v); }
     /**
      * One past the PSN of the last SEND, WRITE or atomic executed (rxe's resp.ack_psn): a duplicate SEND or
      * WRITE is acknowledged with the PSN before it, which a READ never is, since READs do not advance it.
      */
-    final int respAckPsn() { return (int) I.get(s(), base + ACK_PSN); }
-    final void respAckPsn(int v) { I.set(s(), base + ACK_PSN, v); }
+    final int respAckPsn() { return (int) I.get(block, base + ACK_PSN); }
+    final void respAckPsn(int v) { I.set(block, base + ACK_PSN, v); }
     /** The RDMA WRITE in progress: the RETH's rkey, looked up again for each later packet, address, bytes left. */
-    final int respWriteRkey() { return (int) I.get(s(), base + WRITE_RKEY); }
-    final void respWriteRkey(int v) { I.set(s(), base + WRITE_RKEY, v); }
-    final long respWriteVa() { return (long) L.get(s(), base + WRITE_VA); }
-    final void respWriteVa(long v) { L.set(s(), base + WRITE_VA, v); }
-    final long respWriteRemaining() { return (long) L.get(s(), base + WRITE_REMAINING); }
-    final void respWriteRemaining(long v) { L.set(s(), base + WRITE_REMAINING, v); }
+    final int respWriteRkey() { return (int) I.get(block, base + WRITE_RKEY); }
+    final void respWriteRkey(int v) { I.set(block, base + WRITE_RKEY, v); }
+    final long respWriteVa() { return (long) L.get(block, base + WRITE_VA); }
+    final void respWriteVa(long v) { L.set(block, base + WRITE_VA, v); }
+    final long respWriteRemaining() { return (long) L.get(block, base + WRITE_REMAINING); }
+    final void respWriteRemaining(long v) { L.set(block, base + WRITE_REMAINING, v); }
     /** The DMA length of the RDMA WRITE in progress, reported as byte_len of a WRITE with immediate. */
-    final long respWriteLength() { return (long) L.get(s(), base + WRITE_LENGTH); }
-    final void respWriteLength(long v) { L.set(s(), base + WRITE_LENGTH, v); }
+    final long respWriteLength() { return (long) L.get(block, base + WRITE_LENGTH); }
+    final void respWriteLength(long v) { L.set(block, base + WRITE_LENGTH, v); }
     /** Bytes of the SEND in progress placed in its receive WQE. */
-    final long respOffset() { return (long) L.get(s(), base + OFFSET); }
-    final void respOffset(long v) { L.set(s(), base + OFFSET, v); }
+    final long respOffset() { return (long) L.get(block, base + OFFSET); }
+    final void respOffset(long v) { L.set(block, base + OFFSET, v); }
 
     /** Opcode of the last packet accepted, to check that FIRST is followed by MIDDLE or LAST; null for none. */
     final Opcode respLastOpcode() {
-        int code = s()[base + LAST_OPCODE] & 0xff;
+        int code = block[base + LAST_OPCODE] & 0xff;
         return code == NO_OPCODE ? null : Opcode.of(code);
     }
 
     final void respLastOpcode(Opcode op) {
-        s()[base + LAST_OPCODE] = (byte) (op == null ? NO_OPCODE : op.value);
+        block[base + LAST_OPCODE] = (byte) (op == null ? NO_OPCODE : op.value);
     }
 
     final boolean respNakSent() { return flag(NAK_SENT); }
@@ -119,11 +115,11 @@ abstract class RespLine {
     final void respUcDropping(boolean v) { flag(UC_DROPPING, v); }
 
     private boolean flag(int bit) {
-        return (s()[base + FLAGS] & bit) != 0;
+        return (block[base + FLAGS] & bit) != 0;
     }
 
     private void flag(int bit, boolean v) {
-        byte f = s()[base + FLAGS];
-        s()[base + FLAGS] = (byte) (v ? f | bit : f & ~bit);
+        byte f = block[base + FLAGS];
+        block[base + FLAGS] = (byte) (v ? f | bit : f & ~bit);
     }
 }

@@ -9,6 +9,7 @@ import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.transport.LayoutProbe;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.QpCaps;
 import org.softrnic.verbs.QpType;
@@ -63,6 +64,8 @@ public final class QpScale {
         java.util.Arrays.sort(ratios);
         System.out.printf("messages/s at 10 000 QPs / at 100 QPs, same run: %.2f (%d rounds taking turns: median %.2f, %.2f-%.2f)%n",
                 rows[2].rate() / rows[1].rate(), ROUNDS, (ratios[ROUNDS / 2 - 1] + ratios[ROUNDS / 2]) / 2, ratios[0], ratios[ROUNDS - 1]);
+        System.out.printf("QP contexts at 10 000 QPs, neighbours in creation order (%d young collections while they were made): %s%n",
+                rows[2].youngDuringSetup, rows[2].layout);
         // 100 QPs' state fits the core's own cache; 10 000 QPs' (both devices) does not
         System.out.println(MemoryLadder.line((int) (seconds * 5_000_000), 1, 4, 8, 16, 64));
         for (Row r : rows) Reference.reachabilityFence(r); // the devices hold the QPs measured
@@ -76,6 +79,9 @@ public final class QpScale {
         final SendWr write;
         final long perQpNew;
         final long perQpUsed;
+        /** Young collections while the QPs were made, and where they left the contexts ({@link LayoutProbe}). */
+        final long youngDuringSetup;
+        final String layout;
         /** Sums over the timed slices: {messages, packets, posting, pumping, in a, in b, warming in b} and the nanoseconds. */
         final long[] sums = new long[7];
         long nanos;
@@ -95,6 +101,7 @@ public final class QpScale {
             CompletionQueue cqb = b.createCq(1024);
 
             long before = usedHeap();
+            long young0 = youngCollections();
             qa = new QueuePair[n];
             QueuePair[] qb = new QueuePair[n];
             for (int i = 0; i < n; i++) {
@@ -105,10 +112,12 @@ public final class QpScale {
                 Loopback.connect(a, qa[i], "192.0.2.2", qb[i].qpn());
                 Loopback.connect(b, qb[i], "192.0.2.1", qa[i].qpn());
             }
+            youngDuringSetup = youngCollections() - young0;
             perQpNew = (usedHeap() - before) / (2L * n);
             write = Loopback.write(mra, SIZE, mrb);
             drive(a, qa, write, link, warmup); // warm-up: every QP's send queue makes the slots it uses
             perQpUsed = (usedHeap() - before) / (2L * n);
+            layout = "a " + LayoutProbe.contexts(a, qa) + ", b " + LayoutProbe.contexts(b, qb);
         }
 
         /** One timed slice; returns its messages/s. */
@@ -180,6 +189,15 @@ public final class QpScale {
     private static String pages() {
         boolean huge = ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:+UseTransparentHugePages");
         return huge ? "transparent huge pages" : "4 KiB pages";
+    }
+
+    /**
+     * Collections of the young generation so far: G1's copy what they keep depth first, last in first out, so objects
+     * made in order leave in another. The young collector's bean by its name: G1 Young Generation, PS Scavenge, Copy.
+     */
+    private static long youngCollections() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().filter(b -> b.getName().matches("(?i).*(young|scavenge|copy).*"))
+                .mapToLong(b -> b.getCollectionCount()).sum();
     }
 
     /** Whether every heap reading of the run settled (see {@link #usedHeap}); figures from one that did not end in ?. */

@@ -1,0 +1,87 @@
+package org.softrnic.nic.transport;
+
+import java.lang.reflect.Field;
+import org.softrnic.nic.Nic;
+import org.softrnic.nic.qp.QueuePair;
+
+/**
+ * Where the collector left a device's QP contexts, for {@code QpScale}: whether QPs made one after the other lie one
+ * after the other. Served in turn, contexts in that order are read as a stream the core's prefetcher runs ahead of;
+ * scattered, each is a miss of its own. A collection that copies them (G1's young collections do, depth first and
+ * last in first out) decides which, not the engine: the figure is printed beside the rates it explains.
+ *
+ * <p>Reads object addresses through {@code sun.misc.Unsafe} (compressed or not), so a diagnostic only.
+ */
+public final class LayoutProbe {
+    private static final Object[] BOX = new Object[1];
+
+    private LayoutProbe() {}
+
+    /**
+     * How many of the {@code qps.length - 1} neighbours in creation order have the later context above the earlier
+     * one by at most {@code 4096} bytes, and the most common such distance.
+     */
+    public static String contexts(Nic nic, QueuePair[] qps) {
+        Engine e = engine(nic);
+        int inOrder = 0;
+        long prev = address(e.context(qps[0].qpn()));
+        java.util.Map<Long, Integer> strides = new java.util.HashMap<>();
+        for (int i = 1; i < qps.length; i++) {
+            long a = address(e.context(qps[i].qpn()));
+            long d = a - prev;
+            if (d > 0 && d <= 4096) {
+                inOrder++;
+                strides.merge(d, 1, Integer::sum);
+            }
+            prev = a;
+        }
+        long stride = strides.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).map(java.util.Map.Entry::getKey).orElse(0L);
+        return String.format("%d of %d in order (mostly %d B apart)", inOrder, qps.length - 1, stride);
+    }
+
+    private static Engine engine(Nic nic) {
+        try {
+            Field f = Nic.class.getDeclaredField("engine");
+            f.setAccessible(true);
+            return (Engine) f.get(nic);
+        } catch (ReflectiveOperationException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /** The object's address, or what stands for it up to a constant: deltas are what the probe uses. */
+    private static synchronized long address(Object o) {
+        BOX[0] = o;
+        try {
+            return INDEX_SCALE == 4 ? Integer.toUnsignedLong((int) GET_INT.invoke(UNSAFE, (Object) BOX, BASE)) << 3
+                    : (long) GET_LONG.invoke(UNSAFE, (Object) BOX, BASE);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        } finally {
+            BOX[0] = null;
+        }
+    }
+
+    // sun.misc.Unsafe by reflection: the module does not read jdk.unsupported, and only this diagnostic needs it
+    private static final Object UNSAFE;
+    private static final java.lang.invoke.MethodHandle GET_INT;
+    private static final java.lang.invoke.MethodHandle GET_LONG;
+    private static final long BASE;
+    private static final int INDEX_SCALE;
+
+    static {
+        try {
+            Class<?> k = Class.forName("sun.misc.Unsafe");
+            Field f = k.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            UNSAFE = f.get(null);
+            var lookup = java.lang.invoke.MethodHandles.lookup();
+            GET_INT = lookup.unreflect(k.getMethod("getInt", Object.class, long.class));
+            GET_LONG = lookup.unreflect(k.getMethod("getLong", Object.class, long.class));
+            BASE = (int) k.getMethod("arrayBaseOffset", Class.class).invoke(UNSAFE, Object[].class);
+            INDEX_SCALE = (int) k.getMethod("arrayIndexScale", Class.class).invoke(UNSAFE, Object[].class);
+        } catch (ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+}

@@ -64,8 +64,8 @@ public final class QpScale {
         java.util.Arrays.sort(ratios);
         System.out.printf("messages/s at 10 000 QPs / at 100 QPs, same run: %.2f (%d rounds taking turns: median %.2f, %.2f-%.2f)%n",
                 rows[2].rate() / rows[1].rate(), ROUNDS, (ratios[ROUNDS / 2 - 1] + ratios[ROUNDS / 2]) / 2, ratios[0], ratios[ROUNDS - 1]);
-        System.out.printf("QP contexts at 10 000 QPs, neighbours in creation order (%d young collections while they were made): %s%n",
-                rows[2].youngDuringSetup, rows[2].layout);
+        System.out.printf("QP contexts at 10 000 QPs, neighbours in creation order (%s young collections while they were made): %s%n",
+                rows[2].youngDuringSetup < 0 ? "?" : rows[2].youngDuringSetup, rows[2].layout);
         // 100 QPs' state fits the core's own cache; 10 000 QPs' (both devices) does not
         System.out.println(MemoryLadder.line((int) (seconds * 5_000_000), 1, 4, 8, 16, 64));
         for (Row r : rows) Reference.reachabilityFence(r); // the devices hold the QPs measured
@@ -112,7 +112,7 @@ public final class QpScale {
                 Loopback.connect(a, qa[i], "192.0.2.2", qb[i].qpn());
                 Loopback.connect(b, qb[i], "192.0.2.1", qa[i].qpn());
             }
-            youngDuringSetup = youngCollections() - young0;
+            youngDuringSetup = young0 < 0 ? -1 : youngCollections() - young0;
             perQpNew = (usedHeap() - before) / (2L * n);
             write = Loopback.write(mra, SIZE, mrb);
             drive(a, qa, write, link, warmup); // warm-up: every QP's send queue makes the slots it uses
@@ -193,11 +193,12 @@ public final class QpScale {
 
     /**
      * Collections of the young generation so far: G1's copy what they keep depth first, last in first out, so objects
-     * made in order leave in another. The young collector's bean by its name: G1 Young Generation, PS Scavenge, Copy.
+     * made in order leave in another. The young collector's bean by its name: G1 Young Generation, PS Scavenge, Copy;
+     * -1 for a collector without one of those (ZGC, Shenandoah).
      */
     private static long youngCollections() {
-        return ManagementFactory.getGarbageCollectorMXBeans().stream().filter(b -> b.getName().matches("(?i).*(young|scavenge|copy).*"))
-                .mapToLong(b -> b.getCollectionCount()).sum();
+        var young = ManagementFactory.getGarbageCollectorMXBeans().stream().filter(b -> b.getName().matches("(?i).*(young|scavenge|copy).*")).toList();
+        return young.isEmpty() ? -1 : young.stream().mapToLong(b -> b.getCollectionCount()).sum();
     }
 
     /** Whether every heap reading of the run settled (see {@link #usedHeap}); figures from one that did not end in ?. */

@@ -10,7 +10,8 @@ import org.softrnic.nic.qp.QueuePair;
  * scattered, each is a miss of its own. A collection that copies them (G1's young collections do, depth first and
  * last in first out) decides which, not the engine: the figure is printed beside the rates it explains.
  *
- * <p>Reads object addresses through {@code sun.misc.Unsafe} (compressed or not), so a diagnostic only.
+ * <p>Reads object addresses through {@code sun.misc.Unsafe} (compressed or not), so a diagnostic only. A QP count
+ * below two has no neighbours: nothing to say.
  */
 public final class LayoutProbe {
     private static final Object[] BOX = new Object[1];
@@ -22,6 +23,7 @@ public final class LayoutProbe {
      * one by at most {@code 4096} bytes, and the most common such distance.
      */
     public static String contexts(Nic nic, QueuePair[] qps) {
+        if (qps.length < 2) return "no neighbours";
         Engine e = engine(nic);
         int inOrder = 0;
         long prev = address(e.context(qps[0].qpn()));
@@ -51,12 +53,16 @@ public final class LayoutProbe {
 
     /** The object's address, or what stands for it up to a constant: deltas are what the probe uses. */
     private static synchronized long address(Object o) {
+        return raw(o) << SHIFT;
+    }
+
+    /** The reference as the JVM stores it in an array: a compressed oop (an address shifted right) or an address. */
+    private static long raw(Object o) {
         BOX[0] = o;
         try {
-            return INDEX_SCALE == 4 ? Integer.toUnsignedLong((int) GET_INT.invoke(UNSAFE, (Object) BOX, BASE)) << 3
-                    : (long) GET_LONG.invoke(UNSAFE, (Object) BOX, BASE);
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            return COMPRESSED ? Integer.toUnsignedLong((int) GET_INT.invoke(UNSAFE, BOX, BASE)) : (long) GET_LONG.invoke(UNSAFE, BOX, BASE);
+        } catch (ReflectiveOperationException ex) {
+            throw new IllegalStateException(ex);
         } finally {
             BOX[0] = null;
         }
@@ -64,10 +70,12 @@ public final class LayoutProbe {
 
     // sun.misc.Unsafe by reflection: the module does not read jdk.unsupported, and only this diagnostic needs it
     private static final Object UNSAFE;
-    private static final java.lang.invoke.MethodHandle GET_INT;
-    private static final java.lang.invoke.MethodHandle GET_LONG;
+    private static final java.lang.reflect.Method GET_INT;
+    private static final java.lang.reflect.Method GET_LONG;
     private static final long BASE;
-    private static final int INDEX_SCALE;
+    private static final boolean COMPRESSED;
+    /** How far a compressed oop is shifted: 0 below 4 GB of heap, 3 up to 32 GB, more with a wider alignment. */
+    private static final int SHIFT;
 
     static {
         try {
@@ -75,13 +83,28 @@ public final class LayoutProbe {
             Field f = k.getDeclaredField("theUnsafe");
             f.setAccessible(true);
             UNSAFE = f.get(null);
-            var lookup = java.lang.invoke.MethodHandles.lookup();
-            GET_INT = lookup.unreflect(k.getMethod("getInt", Object.class, long.class));
-            GET_LONG = lookup.unreflect(k.getMethod("getLong", Object.class, long.class));
+            GET_INT = k.getMethod("getInt", Object.class, long.class);
+            GET_LONG = k.getMethod("getLong", Object.class, long.class);
             BASE = (int) k.getMethod("arrayBaseOffset", Class.class).invoke(UNSAFE, Object[].class);
-            INDEX_SCALE = (int) k.getMethod("arrayIndexScale", Class.class).invoke(UNSAFE, Object[].class);
+            COMPRESSED = (int) k.getMethod("arrayIndexScale", Class.class).invoke(UNSAFE, Object[].class) == 4;
+            SHIFT = COMPRESSED ? shift() : 0;
         } catch (ReflectiveOperationException ex) {
             throw new ExceptionInInitializerError(ex);
         }
+    }
+
+    /**
+     * The shift, from two 16-byte objects made one after the other (in one allocation buffer, one right after the
+     * other): their stored references differ by 16 shifted right. The most common difference of a few tries.
+     */
+    private static int shift() {
+        java.util.Map<Long, Integer> seen = new java.util.HashMap<>();
+        for (int i = 0; i < 64; i++) {
+            long[] first = new long[0];
+            long[] second = new long[0];
+            seen.merge(raw(second) - raw(first), 1, Integer::sum);
+        }
+        long d = seen.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).orElseThrow().getKey();
+        return d == 16 ? 0 : d == 2 ? 3 : d == 1 ? 4 : 3;
     }
 }

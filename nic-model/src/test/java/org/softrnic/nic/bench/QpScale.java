@@ -117,7 +117,8 @@ public final class QpScale {
             write = Loopback.write(mra, SIZE, mrb);
             drive(a, qa, write, link, warmup); // warm-up: every QP's send queue makes the slots it uses
             perQpUsed = (usedHeap() - before) / (2L * n);
-            layout = "a " + LayoutProbe.contexts(a, qa) + ", b " + LayoutProbe.contexts(b, qb);
+            layout = "a " + LayoutProbe.contexts(a, qa) + ", b " + LayoutProbe.contexts(b, qb) + "; the QP objects themselves: a "
+                    + LayoutProbe.handles(qa) + ", b " + LayoutProbe.handles(qb);
         }
 
         /** One timed slice; returns its messages/s. */

@@ -23,13 +23,27 @@ public final class LayoutProbe {
      * one by at most {@code 4096} bytes, and the most common such distance.
      */
     public static String contexts(Nic nic, QueuePair[] qps) {
-        if (qps.length < 2) return "no neighbours";
         Engine e = engine(nic);
+        Object[] contexts = new Object[qps.length];
+        for (int i = 0; i < qps.length; i++) contexts[i] = e.context(qps[i].qpn());
+        return inOrder(contexts);
+    }
+
+    /**
+     * The same for the QP objects themselves, which the application holds and a post reads before anything of the
+     * engine's: no layout of the engine's places them.
+     */
+    public static String handles(QueuePair[] qps) {
+        return inOrder(qps);
+    }
+
+    private static String inOrder(Object[] objects) {
+        if (objects.length < 2) return "no neighbours";
         int inOrder = 0;
-        long prev = address(e.context(qps[0].qpn()));
+        long prev = address(objects[0]);
         java.util.Map<Long, Integer> strides = new java.util.HashMap<>();
-        for (int i = 1; i < qps.length; i++) {
-            long a = address(e.context(qps[i].qpn()));
+        for (int i = 1; i < objects.length; i++) {
+            long a = address(objects[i]);
             long d = a - prev;
             if (d > 0 && d <= 4096) {
                 inOrder++;
@@ -38,7 +52,7 @@ public final class LayoutProbe {
             prev = a;
         }
         long stride = strides.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).map(java.util.Map.Entry::getKey).orElse(0L);
-        return String.format("%d of %d in order (mostly %d B apart)", inOrder, qps.length - 1, stride);
+        return String.format("%d of %d in order (mostly %d B apart)", inOrder, objects.length - 1, stride);
     }
 
     private static Engine engine(Nic nic) {

@@ -193,8 +193,8 @@ public final class QpScale {
     }
 
     /**
-     * Collections of the young generation so far: G1's copy what they keep depth first, last in first out, so objects
-     * made in order leave in another. The young collector's bean by its name: G1 Young Generation, PS Scavenge, Copy;
+     * Collections of the young generation so far: one that copies the QPs' objects leaves them in an order of its own
+     * ({@link LayoutProbe}). The young collector's bean by its name: G1 Young Generation, PS Scavenge, Copy;
      * -1 for a collector without one of those (ZGC, Shenandoah).
      */
     private static long youngCollections() {

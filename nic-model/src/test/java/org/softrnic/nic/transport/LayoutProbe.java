@@ -6,9 +6,9 @@ import org.softrnic.nic.qp.QueuePair;
 
 /**
  * Where the collector left a device's QP contexts, for {@code QpScale}: whether QPs made one after the other lie one
- * after the other. Served in turn, contexts in that order are read as a stream the core's prefetcher runs ahead of;
- * scattered, each is a miss of its own. A collection that copies them (G1's young collections do, depth first and
- * last in first out) decides which, not the engine: the figure is printed beside the rates it explains.
+ * after the other. Served in turn, contexts in that order can be read as a stream the core's prefetcher runs ahead
+ * of; scattered, each can be a miss of its own. A young collection that copies them, in an order of its own, decides
+ * which, not the engine: the figure is printed beside the rates it explains.
  *
  * <p>Reads object addresses through {@code sun.misc.Unsafe} (compressed or not), so a diagnostic only. A QP count
  * below two has no neighbours: nothing to say.
@@ -51,7 +51,7 @@ public final class LayoutProbe {
             }
             prev = a;
         }
-        long stride = strides.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).map(java.util.Map.Entry::getKey).orElse(0L);
+        long stride = strides.isEmpty() ? 0 : mostCommon(strides);
         return String.format("%d of %d in order (mostly %d B apart)", inOrder, objects.length - 1, stride);
     }
 
@@ -66,12 +66,12 @@ public final class LayoutProbe {
     }
 
     /** The object's address, or what stands for it up to a constant: deltas are what the probe uses. */
-    private static synchronized long address(Object o) {
+    private static long address(Object o) {
         return raw(o) << SHIFT;
     }
 
     /** The reference as the JVM stores it in an array: a compressed oop (an address shifted right) or an address. */
-    private static long raw(Object o) {
+    private static synchronized long raw(Object o) {
         BOX[0] = o;
         try {
             return COMPRESSED ? Integer.toUnsignedLong((int) GET_INT.invoke(UNSAFE, BOX, BASE)) : (long) GET_LONG.invoke(UNSAFE, BOX, BASE);
@@ -118,7 +118,12 @@ public final class LayoutProbe {
             long[] second = new long[0];
             seen.merge(raw(second) - raw(first), 1, Integer::sum);
         }
-        long d = seen.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).orElseThrow().getKey();
+        long d = mostCommon(seen);
         return d == 16 ? 0 : d == 2 ? 3 : d == 1 ? 4 : 3;
+    }
+
+    /** The key seen most often; {@code counts} is not empty. */
+    private static long mostCommon(java.util.Map<Long, Integer> counts) {
+        return counts.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).orElseThrow().getKey();
     }
 }

@@ -41,12 +41,13 @@ final class Completer {
     private static final ValueLayout.OfLong HOST_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final Engine engine;
-    private final PacketInfo pkt = new PacketInfo();
+    private final PacketInfo pkt;
     /** The atomic's original value in host (little-endian) order, scattered over the WQE's SGEs; made on first use. */
     private MemorySegment atomicResult;
 
     Completer(Engine engine) {
         this.engine = engine;
+        this.pkt = new PacketInfo(engine);
     }
 
     void receive(QpContext c, FrameView v) {
@@ -69,17 +70,17 @@ final class Completer {
             case ATOMIC -> atomic(k);
             case COMP_ACK -> compAck(k);
             case UPDATE_COMP -> {
-                advance(k.c, Psn.add(k.psn, 1));
+                advance(k.ctx(), Psn.add(k.psn, 1));
                 yield State.DONE;
             }
             case ERROR_RETRY -> {
-                State next = errorRetry(k.c, k.retryPsn);
+                State next = errorRetry(k.ctx(), k.retryPsn);
                 if (next == State.ERROR) k.status = WcStatus.RETRY_EXC_ERR;
                 yield next;
             }
             case RNR_RETRY -> rnrRetry(k);
             case ERROR -> {
-                failHead(k.c, k.status);
+                failHead(k.ctx(), k.status);
                 yield null;
             }
             case COMP_WQE, EXIT, DONE -> null;
@@ -97,7 +98,7 @@ final class Completer {
 
     /** A response for a PSN never sent is a ghost; one before the oldest unacknowledged PSN is stale. */
     private State checkPsn(PacketInfo k) {
-        QpContext c = k.c;
+        QpContext c = k.ctx();
         QueuePair qp = c.qp;
         if (qp.type() != QpType.RC || (qp.state() != QpState.RTS && qp.state() != QpState.SQD)) {
             engine.counters.inc(Counter.DROP_QP_STATE);
@@ -121,7 +122,7 @@ final class Completer {
     }
 
     private State ack(PacketInfo k) {
-        QpContext c = k.c;
+        QpContext c = k.ctx();
         int psn = k.psn;
         int syndrome = k.p.aeth().syndrome();
         AethType type = AethType.of(syndrome);
@@ -169,7 +170,7 @@ final class Completer {
     }
 
     private State readResponse(PacketInfo k) {
-        QpContext c = k.c;
+        QpContext c = k.ctx();
         int psn = k.psn;
         // a READ response acknowledges every request before the READ
         if (completeBefore(c, psn)) {
@@ -196,7 +197,7 @@ final class Completer {
 
     /** One READ response packet's bytes into the WQE's buffers; its last completes the READ. */
     private State read(PacketInfo k) {
-        QpContext c = k.c;
+        QpContext c = k.ctx();
         SendWqe w = k.wqe;
         int mtu = c.qp.mtuBytes();
         long offset = (long) Psn.diff(k.psn, w.firstPsn) * mtu;
@@ -217,7 +218,7 @@ final class Completer {
     }
 
     private State atomicAck(PacketInfo k) {
-        QpContext c = k.c;
+        QpContext c = k.ctx();
         if (completeBefore(c, k.psn) || insideResponse(c, pending(c), Psn.add(k.psn, -1))) {
             SendWqe head = c.qp.sq().head();
             if (head == null || !head.opcode.isAtomic()) return impliedNak(k);
@@ -233,7 +234,7 @@ final class Completer {
     /** The original value into the WQE's buffers, in host (little-endian) order over its SGEs (rxe copy_data). */
     private State atomic(PacketInfo k) {
         SendWqe w = k.wqe;
-        if (!Sges.stillValid(engine.keys, k.c.qp.pd(), Access.LOCAL_WRITE, w)) {
+        if (!Sges.stillValid(engine.keys, k.ctx().qp.pd(), Access.LOCAL_WRITE, w)) {
             k.status = WcStatus.LOC_PROT_ERR;
             return State.ERROR;
         }
@@ -245,8 +246,8 @@ final class Completer {
 
     /** The WQE this response answers is done (rxe complete_ack): a READ or atomic frees its rd_atomic slot. */
     private State compAck(PacketInfo k) {
-        if (k.wqe.opcode.needsResponse()) k.c.req.outstandingReadAtomic--;
-        engine.completions.send(k.c, k.wqe, WcStatus.SUCCESS);
+        if (k.wqe.opcode.needsResponse()) k.ctx().req.outstandingReadAtomic--;
+        engine.completions.send(k.ctx(), k.wqe, WcStatus.SUCCESS);
         return State.UPDATE_COMP;
     }
 
@@ -294,7 +295,7 @@ final class Completer {
 
     /** A READ or atomic lost its response: go back to its first unanswered PSN. */
     private State impliedNak(PacketInfo k) {
-        QpContext c = k.c;
+        QpContext c = k.ctx();
         SendWqe w = c.qp.sq().head();
         if (w == null || w.state == SendWqe.State.POSTED) {
             engine.counters.inc(Counter.DROP_GHOST_ACK);
@@ -324,7 +325,7 @@ final class Completer {
 
     /** RNR_RETRY: wait the responder's RNR timer, then send from the NAKed PSN, if rnr_retry allows (7: always). */
     private State rnrRetry(PacketInfo k) {
-        QpContext c = k.c;
+        QpContext c = k.ctx();
         int psn = k.psn;
         engine.counters.inc(Counter.RCVD_RNR_ERR);
         if (Psn.diff(psn, c.comp.psn) > 0) c.comp.psn = psn; // no progress for the NAKed PSN itself

@@ -68,6 +68,8 @@ public final class Engine {
     final Timers timers = new Timers(contexts);
     /** The QPs' context records (the responder's), side by side in slot order. */
     private final QpLines lines = new QpLines();
+    /** The view a received packet reads its QP's record through. */
+    private final RespLine.Cursor line = RespLine.cursor(lines);
     private final Paths paths;
 
     /** Native buffers come from {@code arena}; the device's owner closes it when the device is gone. */
@@ -96,14 +98,32 @@ public final class Engine {
      * map takes two (with 10 000 QPs each is a cache miss); the map keeps every context, for the scans.
      */
     private QpContext[] byQpn = new QpContext[64];
+    /** Beside {@link #byQpn}: each QP's record slot plus one, 0 for none. */
+    private int[] slotByQpn = new int[64];
     private static final int DIRECT_QPNS = 1 << 20;
 
     private void put(QpContext c) {
         int qpn = c.qp.qpn();
         contexts.put(qpn, c);
         if (qpn >= DIRECT_QPNS) return;
-        if (qpn >= byQpn.length) byQpn = java.util.Arrays.copyOf(byQpn, Integer.highestOneBit(qpn) << 1);
+        if (qpn >= byQpn.length) {
+            byQpn = java.util.Arrays.copyOf(byQpn, Integer.highestOneBit(qpn) << 1);
+            slotByQpn = java.util.Arrays.copyOf(slotByQpn, byQpn.length);
+        }
         byQpn[qpn] = c;
+        slotByQpn[qpn] = c.slot() + 1;
+    }
+
+    /**
+     * The slot of the record ({@link QpLines}) of QPN {@code qpn}'s QP, or -1 when there is none: a request finds
+     * what it needs there, without the QP's context object.
+     */
+    int slot(int qpn) {
+        int[] t = slotByQpn;
+        if (qpn >= 0 && qpn < t.length) return t[qpn] - 1;
+        if (qpn < DIRECT_QPNS) return -1;
+        QpContext c = contexts.get(qpn);
+        return c == null ? -1 : c.slot();
     }
 
     /**
@@ -116,9 +136,12 @@ public final class Engine {
             if (c == null) continue;
             QueuePair qp = c.qp;
             if (c.qpState() != qp.state() || c.qpType() != qp.type() || c.destQpn() != qp.destQpn() || c.mtuBytes() != qp.mtuBytes()
-                    || c.accessFlags() != qp.accessFlags() || c.pd != qp.pd()) {
+                    || c.accessFlags() != qp.accessFlags() || c.pd != qp.pd() || c.pd() != c.pd || c.template() != c.template
+                    || c.udpSourcePort() != c.udpSourcePort || c.hasPeer() != (c.peerGid != null)) {
                 return qp + ": its line says " + c.qpState() + ", " + c.qpType() + ", dest_qp_num " + c.destQpn() + ", MTU " + c.mtuBytes()
-                        + ", access 0x" + Integer.toHexString(c.accessFlags()) + (c.pd == qp.pd() ? "" : ", and another PD");
+                        + ", access 0x" + Integer.toHexString(c.accessFlags()) + (c.pd == qp.pd() && c.pd() == c.pd ? "" : ", and another PD")
+                        + (c.template() == c.template ? "" : ", other headers") + (c.udpSourcePort() == c.udpSourcePort ? "" : ", UDP source port " + c.udpSourcePort())
+                        + (c.hasPeer() == (c.peerGid != null) ? "" : c.hasPeer() ? ", a peer" : ", no peer");
             }
         }
         return null;
@@ -132,7 +155,10 @@ public final class Engine {
 
     public void removeQp(QueuePair qp) {
         QpContext c = contexts.remove(qp.qpn());
-        if (qp.qpn() < byQpn.length) byQpn[qp.qpn()] = null;
+        if (qp.qpn() < byQpn.length) {
+            byQpn[qp.qpn()] = null;
+            slotByQpn[qp.qpn()] = 0;
+        }
         if (c != null) retire(c);
     }
 
@@ -189,17 +215,14 @@ public final class Engine {
         if ((mask & QpAttrMask.RETRY_CNT) != 0) c.comp.retryLeft = a.retryCnt;
         if ((mask & QpAttrMask.RNR_RETRY) != 0) c.comp.rnrRetryLeft = a.rnrRetry;
         if (qp.type() != QpType.UD && (mask & (QpAttrMask.AV | QpAttrMask.DEST_QPN)) != 0 && a.ahAttr != null) {
-            c.udpSourcePort = udpSourcePort(a.ahAttr.flowLabel(), qp.qpn(), a.destQpNum);
+            c.sourcePort(udpSourcePort(a.ahAttr.flowLabel(), qp.qpn(), a.destQpNum));
             Paths.Path path = paths.of(a.ahAttr);
             // the equal vector the device already holds: QPs along one path keep one copy, as of its headers
             a.ahAttr = path.av();
-            c.template = path.headers();
-            c.peerGid = path.av().dgid();
-            c.localGid = path.sgid();
-            c.addresses();
+            c.connectPath(path.headers(), path.av().dgid(), path.sgid());
         }
         if (qp.type() == QpType.UD && from == QpState.RESET) {
-            c.udpSourcePort = udUdpSourcePort(qp.qpn());
+            c.sourcePort(udUdpSourcePort(qp.qpn()));
         }
         if (to == QpState.ERR && from != QpState.ERR) completions.flush(c);
         if (to == QpState.SQD && from != QpState.SQD) c.req.drained = false; // a new drain, with its own SQ_DRAINED
@@ -238,8 +261,17 @@ public final class Engine {
      * one), BTH opcode, P_Key, destination QP and PSN are set.
      */
     FrameWriter begin(QpContext c, FrameTemplate t, Opcode op, int dqpn, int psn) {
+        return begin(c.udpSourcePort, t, op, dqpn, psn);
+    }
+
+    /** {@link #begin(QpContext, FrameTemplate, Opcode, int, int)} for the responder, from the QP's record. */
+    FrameWriter begin(RespLine r, FrameTemplate t, Opcode op, int dqpn, int psn) {
+        return begin(r.udpSourcePort(), t, op, dqpn, psn);
+    }
+
+    private FrameWriter begin(int udpSourcePort, FrameTemplate t, Opcode op, int dqpn, int psn) {
         FrameWriter w = writer.begin(tx, HEADROOM, t, op);
-        if (link.udpSourcePort() < 0) w.udpSourcePort(c.udpSourcePort);
+        if (link.udpSourcePort() < 0) w.udpSourcePort(udpSourcePort);
         w.bth().pkey(Bth.DEFAULT_PKEY).dqpn(dqpn).psn(psn);
         return w;
     }
@@ -270,7 +302,7 @@ public final class Engine {
         return txWindow.inFlight();
     }
 
-    private final Warmer warmer = new Warmer();
+    private final Warmer warmer = new Warmer(RespLine.cursor(lines));
 
     /** The most packets {@link #warm} takes at once. */
     public static final int BURST = Warmer.BURST;
@@ -306,12 +338,15 @@ public final class Engine {
         Opcode op = view.roce.opcode();
         if (op == Opcode.CNP) return; // congestion control is not modelled; a CNP needs no answer
         int dqpn = view.roce.bth().dqpn();
-        QpContext c = context(dqpn);
-        if (c == null) {
+        // a request reads its QP's record only, found by QPN; the completer needs the context, which is its QP's view
+        QpContext c = op.isRequest() ? null : context(dqpn);
+        int slot = c != null ? c.slot() : op.isRequest() ? slot(dqpn) : -1;
+        if (slot < 0) {
             counters.inc(Counter.DROP_UNKNOWN_QP);
             return;
         }
-        if (Opcodes.transport(c.qpType()) != op.transport()) {
+        RespLine r = c != null ? c : line.at(slot);
+        if (Opcodes.transport(r.qpType()) != op.transport()) {
             counters.inc(Counter.DROP_OPCODE_FOR_QP_TYPE);
             return;
         }
@@ -320,11 +355,14 @@ public final class Engine {
             counters.inc(Counter.DROP_BAD_PKEY);
             return;
         }
-        if (c.peerGid != null && !PeerAddress.matches(view, c)) {
+        if (r.hasPeer() && !(view.ipVersion() == 4 ? PeerAddress.matchesIpv4(view, r) : PeerAddress.matchesIpv6(view, c != null ? c : context(dqpn)))) {
             counters.inc(Counter.DROP_WRONG_PEER); // rxe check_addr: RC and UC take packets from their peer only
             return;
         }
-        if (op.isRequest()) responder.receive(c, view);
+        // with a device window, the QP's share is counted again after the packet: the context held before it, as a
+        // listener may destroy the QP meanwhile (the engine forgets its share then)
+        if (c == null && txWindow.limit() > 0) c = context(dqpn);
+        if (op.isRequest()) responder.receive(r, dqpn, view);
         else completer.receive(c, view);
         if (txWindow.limit() > 0) {
             // an ACK frees room in the device's window for the QPs waiting on it; an error takes a QP's share away
@@ -396,6 +434,11 @@ public final class Engine {
 
     /** Records why {@code qp} refused the request at {@code psn}. */
     void refuse(QueuePair qp, int psn, String why) {
-        diagnostics.refuse(clock.nanoTime(), qp.qpn(), psn, why);
+        refuse(qp.qpn(), psn, why);
+    }
+
+    /** Records why the QP of QPN {@code qpn} refused the request at {@code psn}. */
+    void refuse(int qpn, int psn, String why) {
+        diagnostics.refuse(clock.nanoTime(), qpn, psn, why);
     }
 }

@@ -13,7 +13,15 @@ import org.softrnic.wire.packet.RocePacketView;
  * fills it per packet: nothing is allocated on the hot path.
  */
 final class PacketInfo {
-    QpContext c;
+    private final Engine engine;
+    /**
+     * The QP's record: all a request needs on its common paths. The responder reads it through a cursor found by
+     * QPN, and so reaches the QP's context object ({@link #ctx}) only when a step needs more; the completer's is
+     * the context itself.
+     */
+    RespLine r;
+    private QpContext c;
+    private int qpn;
     FrameView frame;
     RocePacketView p;
     Opcode op;
@@ -31,8 +39,39 @@ final class PacketInfo {
     org.softrnic.nic.qp.SendWqe wqe;
     int retryPsn;
 
+    PacketInfo(Engine engine) {
+        this.engine = engine;
+    }
+
+    int qpn() {
+        return qpn;
+    }
+
+    /** The QP's context, looked up by QPN the first time a step needs it. */
+    QpContext ctx() {
+        if (c == null) c = engine.context(qpn);
+        return c;
+    }
+
+    /** A request for the QP of QPN {@code qpn}, whose record {@code line} shows. */
+    PacketInfo set(RespLine line, int qpn, FrameView v) {
+        this.qpn = qpn;
+        set(v);
+        r = line;
+        c = null;
+        return this;
+    }
+
+    /** A response for the QP of context {@code ctx}. */
     PacketInfo set(QpContext ctx, FrameView v) {
+        qpn = ctx.qp.qpn();
+        set(v);
+        r = ctx;
         c = ctx;
+        return this;
+    }
+
+    private void set(FrameView v) {
         frame = v;
         p = v.roce;
         op = p.opcode();
@@ -41,11 +80,11 @@ final class PacketInfo {
         mr = null;
         status = WcStatus.SUCCESS;
         wqe = null;
-        return this;
     }
 
     /** Drops the references once the packet is handled (its buffer goes back to the pool). */
     void clear() {
+        r = null;
         c = null;
         frame = null;
         p = null;
@@ -54,7 +93,7 @@ final class PacketInfo {
     }
 
     boolean uc() {
-        return c.qpType() == QpType.UC;
+        return r.qpType() == QpType.UC;
     }
 
     /** The request in words, for the refusals: "an RDMA WRITE". */

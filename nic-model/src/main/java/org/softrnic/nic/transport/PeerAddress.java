@@ -11,10 +11,13 @@ import org.softrnic.wire.frame.FrameView;
 final class PeerAddress {
     private PeerAddress() {}
 
-    static boolean matches(FrameView v, QpContext c) {
-        if (v.ipVersion() == 4) {
-            return c.ipv4Addresses && v.ipv4().srcInt() == c.peerIpv4 && v.ipv4().dstInt() == c.localIpv4;
-        }
+    /** An IPv4 packet, against the addresses in the QP's record. */
+    static boolean matchesIpv4(FrameView v, RespLine r) {
+        return r.ipv4Addresses() && v.ipv4().srcInt() == r.peerIpv4() && v.ipv4().dstInt() == r.localIpv4();
+    }
+
+    /** An IPv6 packet, against the QP's GIDs. */
+    static boolean matchesIpv6(FrameView v, QpContext c) {
         Gid peer = c.peerGid;
         Gid local = c.localGid;
         var s = v.buffer().segment;

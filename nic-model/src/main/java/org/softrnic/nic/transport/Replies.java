@@ -30,15 +30,15 @@ final class Replies {
         this.rkeys = rkeys;
     }
 
-    void ack(QpContext c, int syndrome, int ackPsn) {
-        FrameWriter w = engine.begin(c, c.template, Opcode.RC_ACKNOWLEDGE, c.destQpn(), ackPsn);
+    void ack(RespLine c, int syndrome, int ackPsn) {
+        FrameWriter w = engine.begin(c, c.template(), Opcode.RC_ACKNOWLEDGE, c.destQpn(), ackPsn);
         w.aeth().syndrome(syndrome).msn(c.respMsn());
         engine.transmit(0);
     }
 
     /** READ_REPLY: the whole READ answered from memory, its range kept for a re-issued READ. */
     Responder.State read(PacketInfo pkt) {
-        QpContext c = pkt.c;
+        QpContext c = pkt.ctx();
         RocePacketView p = pkt.p;
         long va = p.reth().va();
         long length = Integer.toUnsignedLong(p.reth().dlen());
@@ -62,13 +62,13 @@ final class Replies {
      * and LAST, as rxe's read_reply does in its replay state: an rxe requester takes FIRST only at the READ's
      * first PSN.
      */
-    private int readResponses(QpContext c, MemoryRegion region, long va, long length, int first, boolean startsMessage) {
+    private int readResponses(RespLine c, MemoryRegion region, long va, long length, int first, boolean startsMessage) {
         int mtu = c.mtuBytes();
         int packets = (int) Math.max(1, (length + mtu - 1) / mtu);
         for (int i = 0; i < packets; i++) {
             Position pos = Opcodes.position(i == 0 && startsMessage, i == packets - 1);
             Opcode rop = Opcodes.cached(Transport.RC, OpClass.RDMA_READ_RESPONSE, pos, false, false);
-            FrameWriter w = engine.begin(c, c.template, rop, c.destQpn(), Psn.add(first, i));
+            FrameWriter w = engine.begin(c, c.template(), rop, c.destQpn(), Psn.add(first, i));
             if (rop.hasAeth()) w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(c.respMsn());
             int chunk = (int) Math.min(mtu, length - (long) i * mtu);
             if (chunk > 0) {
@@ -82,7 +82,7 @@ final class Replies {
 
     /** ATOMIC_REPLY: the 8 bytes changed at once, the original kept to answer a duplicate. */
     Responder.State atomic(PacketInfo pkt) {
-        QpContext c = pkt.c;
+        QpContext c = pkt.ctx();
         RocePacketView p = pkt.p;
         MemoryRegion mr = pkt.mr;
         long at = mr.offsetOf(p.atomicEth().va());
@@ -106,7 +106,7 @@ final class Replies {
 
     /** ATOMIC WRITE and FLUSH, executed: answered by a READ RESPONSE carrying an ACK, kept for a duplicate. */
     Responder.State placed(PacketInfo pkt) {
-        QpContext c = pkt.c;
+        QpContext c = pkt.ctx();
         c.respMsn((c.respMsn() + 1) & 0xffffff);
         ReadAtomicResource r = c.resp.nextResource();
         r.kind = ReadAtomicResource.Kind.REPLAY_ACK;
@@ -120,22 +120,22 @@ final class Replies {
 
     /** A one-packet request that has a response is done: the next PSN is expected. */
     private static void executed(PacketInfo pkt) {
-        QpContext c = pkt.c;
+        RespLine c = pkt.r;
         c.respPsn(Psn.add(pkt.psn, 1));
         c.respAckPsn(c.respPsn());
         c.respLastOpcode(pkt.op);
     }
 
-    private void atomicAck(QpContext c, int ackPsn, long original, int msn) {
-        FrameWriter w = engine.begin(c, c.template, Opcode.RC_ATOMIC_ACKNOWLEDGE, c.destQpn(), ackPsn);
+    private void atomicAck(RespLine c, int ackPsn, long original, int msn) {
+        FrameWriter w = engine.begin(c, c.template(), Opcode.RC_ATOMIC_ACKNOWLEDGE, c.destQpn(), ackPsn);
         w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(msn);
         w.atomicAckEth().orig(original);
         engine.transmit(0);
     }
 
     /** The answer to FLUSH and ATOMIC_WRITE: a zero-length RDMA READ RESPONSE ONLY carrying an ACK. */
-    private void readResponseAck(QpContext c, int ackPsn, int msn) {
-        FrameWriter w = engine.begin(c, c.template, Opcode.RC_RDMA_READ_RESPONSE_ONLY, c.destQpn(), ackPsn);
+    private void readResponseAck(RespLine c, int ackPsn, int msn) {
+        FrameWriter w = engine.begin(c, c.template(), Opcode.RC_RDMA_READ_RESPONSE_ONLY, c.destQpn(), ackPsn);
         w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(msn);
         engine.transmit(0);
     }
@@ -146,7 +146,7 @@ final class Replies {
      * never re-executed.
      */
     Responder.State duplicate(PacketInfo pkt) {
-        QpContext c = pkt.c;
+        RespLine c = pkt.r;
         engine.counters.inc(Counter.DUPLICATE_REQUEST);
         switch (pkt.op.opClass) {
             // C9-105: acknowledged again, with the PSN of the last SEND/WRITE/atomic done, never a READ's
@@ -155,11 +155,11 @@ final class Replies {
                 return duplicateRead(pkt);
             }
             case ATOMIC -> {
-                ReadAtomicResource r = saved(c, ReadAtomicResource.Kind.ATOMIC, pkt.psn);
+                ReadAtomicResource r = saved(pkt.ctx(), ReadAtomicResource.Kind.ATOMIC, pkt.psn);
                 if (r != null) atomicAck(c, pkt.psn, r.original, r.msn);
             }
             case ATOMIC_WRITE, FLUSH -> {
-                ReadAtomicResource r = saved(c, ReadAtomicResource.Kind.REPLAY_ACK, pkt.psn);
+                ReadAtomicResource r = saved(pkt.ctx(), ReadAtomicResource.Kind.REPLAY_ACK, pkt.psn);
                 if (r != null) readResponseAck(c, pkt.psn, r.msn); // not executed again
             }
             default -> { }
@@ -178,7 +178,7 @@ final class Replies {
      * (rxe_recheck_mr), so a region deregistered or invalidated since gives a remote access error.
      */
     private Responder.State duplicateRead(PacketInfo pkt) {
-        QpContext c = pkt.c;
+        QpContext c = pkt.ctx();
         RocePacketView p = pkt.p;
         int psn = pkt.psn;
         for (ReadAtomicResource r : c.resp.resources) {

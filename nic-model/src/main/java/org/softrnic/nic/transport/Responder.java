@@ -36,7 +36,7 @@ final class Responder {
     }
 
     private final Engine engine;
-    private final PacketInfo pkt = new PacketInfo();
+    private final PacketInfo pkt;
     private final RkeyCheck rkeys;
     private final RecvWqes recvWqes;
     private final Replies replies;
@@ -44,24 +44,26 @@ final class Responder {
 
     Responder(Engine engine) {
         this.engine = engine;
+        this.pkt = new PacketInfo(engine);
         this.rkeys = new RkeyCheck(engine);
         this.recvWqes = new RecvWqes(engine);
         this.replies = new Replies(engine, rkeys);
         this.ud = new UdReceiver(engine, recvWqes);
     }
 
-    void receive(QpContext ctx, FrameView v) {
-        QpState s = ctx.qpState();
+    /** A request for the QP of QPN {@code qpn}, whose record {@code r} shows. */
+    void receive(RespLine r, int qpn, FrameView v) {
+        QpState s = r.qpState();
         if (s != QpState.RTR && s != QpState.RTS && s != QpState.SQD && s != QpState.SQE) {
             engine.counters.inc(Counter.DROP_QP_STATE);
             // in ERR the reason was given when the QP got there; RESET and INIT are a connection not made yet
             if (s != QpState.ERR) {
-                engine.refuse(ctx.qp, v.roce.bth().psn(), "the QP is in " + s.ibvName() + "; it takes requests in RTR, RTS, SQD and SQE (dropped)");
+                engine.refuse(qpn, v.roce.bth().psn(), "the QP is in " + s.ibvName() + "; it takes requests in RTR, RTS, SQD and SQE (dropped)");
             }
             return;
         }
-        PacketInfo k = pkt.set(ctx, v);
-        if (ctx.qpType() == QpType.UD) {
+        PacketInfo k = pkt.set(r, qpn, v);
+        if (r.qpType() == QpType.UD) {
             ud.receive(k);
         } else {
             run(k);
@@ -72,7 +74,7 @@ final class Responder {
     private void run(PacketInfo k) {
         State state = State.CHK_PSN;
         while (state != State.DONE) {
-            if (engine.stateTrace != null) engine.traceStep(k.c.qp.qpn(), StateTrace.Role.RESPONDER, state.name());
+            if (engine.stateTrace != null) engine.traceStep(k.qpn(), StateTrace.Role.RESPONDER, state.name());
             state = switch (state) {
                 case CHK_PSN -> checkPsn(k);
                 case CHK_OP_SEQ -> checkOpSeq(k);
@@ -115,13 +117,13 @@ final class Responder {
 
     /** UC errors are silent: the rest of the message is dropped (IBTA 9.8.3). */
     private State ucDrop(PacketInfo k) {
-        k.c.respUcDropping(true);
+        k.r.respUcDropping(true);
         engine.counters.inc(Counter.DROP_UC_SEQUENCE);
         return State.DROP;
     }
 
     private State checkPsn(PacketInfo k) {
-        QpContext c = k.c;
+        RespLine c = k.r;
         int d = Psn.diff(k.psn, c.respPsn());
         if (k.uc()) {
             if (d != 0 || c.respUcDropping()) {
@@ -139,14 +141,14 @@ final class Responder {
 
     /** FIRST is followed by MIDDLE or LAST of the same operation; anything else starts a message. */
     private State checkOpSeq(PacketInfo k) {
-        Opcode prev = k.c.respLastOpcode();
+        Opcode prev = k.r.respLastOpcode();
         Opcode op = k.op;
         boolean inMessage = prev != null && !prev.position.ends();
         boolean ok = inMessage
                 ? prev.opClass == op.opClass && (op.position == Position.MIDDLE || op.position == Position.LAST)
                 : op.position.starts();
         if (ok) {
-            if (k.uc()) k.c.respPsn(k.psn); // UC takes up the sequence at any message's first packet
+            if (k.uc()) k.r.respPsn(k.psn); // UC takes up the sequence at any message's first packet
             return State.CHK_OP_VALID;
         }
         if (k.uc() && inMessage && op.position.starts()) return ucUnfinishedMessage(k);
@@ -161,7 +163,7 @@ final class Responder {
      * every later message, the QP takes up again at the next message's first packet.
      */
     private State ucUnfinishedMessage(PacketInfo k) {
-        QpContext c = k.c;
+        QpContext c = k.ctx();
         c.respLastOpcode(null);
         if (c.qp.srq() != null) {
             c.respUcDropping(true);
@@ -178,7 +180,7 @@ final class Responder {
     }
 
     private State checkOpValid(PacketInfo k) {
-        int access = k.c.accessFlags();
+        int access = k.r.accessFlags();
         int needed = switch (k.op.opClass) {
             case RDMA_WRITE, ATOMIC_WRITE -> Access.REMOTE_WRITE;
             case RDMA_READ_REQUEST -> Access.REMOTE_READ;
@@ -189,7 +191,7 @@ final class Responder {
         };
         if (needed < 0 || (access & needed) != needed) {
             if (needed > 0) {
-                engine.refuse(k.c.qp, k.psn, k.what() + ", but the QP's qp_access_flags lack " + Access.describe(needed & ~access)
+                engine.refuse(k.qpn(), k.psn, k.what() + ", but the QP's qp_access_flags lack " + Access.describe(needed & ~access)
                         + " (ibv_modify_qp with IBV_QP_ACCESS_FLAGS grants them)");
             }
             return byType(k, State.ERR_INVALID_REQUEST);
@@ -198,18 +200,19 @@ final class Responder {
     }
 
     private State checkResource(PacketInfo k) {
-        QpContext c = k.c;
         Opcode op = k.op;
-        if (needsResource(op.opClass) && c.qp.attr().maxDestRdAtomic == 0) {
-            engine.refuse(c.qp, k.psn, k.what() + ", but the QP's max_dest_rd_atomic is 0: no responder resources");
+        if (needsResource(op.opClass) && k.ctx().qp.attr().maxDestRdAtomic == 0) {
+            engine.refuse(k.qpn(), k.psn, k.what() + ", but the QP's max_dest_rd_atomic is 0: no responder resources");
             return State.ERR_INVALID_REQUEST; // rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ: no responder resources
         }
         boolean takesWqe = op.opClass == OpClass.SEND ? op.position.starts()
                 : op.consumesRecvWqe() && op.position.ends();
-        if (takesWqe && c.resp.wqe == null) {
+        if (!takesWqe) return State.CHK_LENGTH; // the common WRITE reads no more than the QP's record
+        QpContext c = k.ctx();
+        if (c.resp.wqe == null) {
             RecvWqe w = recvWqes.take(c);
             if (w == null) {
-                engine.refuse(c.qp, k.psn, k.what() + " needs a receive, and none is posted (" + (c.qp.srq() != null ? "the SRQ" : "the receive queue")
+                engine.refuse(k.qpn(), k.psn, k.what() + " needs a receive, and none is posted (" + (c.qp.srq() != null ? "the SRQ" : "the receive queue")
                         + " is empty)" + (k.uc() ? ": UC drops the message" : ": RNR NAK, the sender waits and tries again"));
                 return byType(k, State.ERR_RNR);
             }
@@ -227,7 +230,7 @@ final class Responder {
     }
 
     private State checkLength(PacketInfo k) {
-        QpContext c = k.c;
+        RespLine c = k.r;
         Opcode op = k.op;
         int len = k.len;
         int mtu = c.mtuBytes();
@@ -236,7 +239,7 @@ final class Responder {
             boolean full = op.position == Position.FIRST || op.position == Position.MIDDLE;
             if (full ? len != mtu : len > mtu) return byType(k, State.ERR_INVALID_REQUEST);
         }
-        if (op.opClass == OpClass.SEND && c.respOffset() + len > c.resp.wqe.length) {
+        if (op.opClass == OpClass.SEND && c.respOffset() + len > k.ctx().resp.wqe.length) {
             return byType(k, State.ERR_LENGTH);
         }
         if (op.opClass == OpClass.RDMA_WRITE) {
@@ -284,22 +287,22 @@ final class Responder {
         if (k.mr == null) return byType(k, State.ERR_RKEY_VIOLATION);
         // rxe checks the key first and the alignment when it executes (RESPST_ERR_MISALIGNED_ATOMIC)
         if (cls == OpClass.ATOMIC && (va & 7) != 0) {
-            engine.refuse(k.c.qp, k.psn, String.format("an atomic at 0x%x: the address is not 8-byte aligned", va));
+            engine.refuse(k.qpn(), k.psn, String.format("an atomic at 0x%x: the address is not 8-byte aligned", va));
             return State.ERR_INVALID_REQUEST;
         }
         return State.EXECUTE;
     }
 
     private State execute(PacketInfo k) {
-        QpContext c = k.c;
+        RespLine c = k.r;
         RocePacketView p = k.p;
         Opcode op = k.op;
         int len = k.len;
         switch (op.opClass) {
             case SEND -> {
-                RecvWqe w = c.resp.wqe;
+                RecvWqe w = k.ctx().resp.wqe;
                 // the receive's regions may have been deregistered since its first packet (rxe's copy_data looks each up)
-                if (!Sges.stillValid(engine.keys, c.pd, Access.LOCAL_WRITE, w)) return State.ERR_MALFORMED_WQE;
+                if (!Sges.stillValid(engine.keys, c.pd(), Access.LOCAL_WRITE, w)) return State.ERR_MALFORMED_WQE;
                 Sges.scatter(w, c.respOffset(), p.segment(), p.payloadOffset(), len);
                 c.respOffset(c.respOffset() + len);
             }
@@ -347,10 +350,10 @@ final class Responder {
     }
 
     private State complete(PacketInfo k) {
-        QpContext c = k.c;
         RocePacketView p = k.p;
         Opcode op = k.op;
         if (!op.position.ends() || !op.consumesRecvWqe()) return State.ACKNOWLEDGE;
+        QpContext c = k.ctx();
         RecvWqe w = c.resp.wqe;
         int flags = 0;
         int imm = 0;
@@ -377,23 +380,23 @@ final class Responder {
     }
 
     private State acknowledge(PacketInfo k) {
-        if (!k.uc() && k.p.bth().ackReq()) replies.ack(k.c, Aeth.ACK_CREDITS_INVALID, k.psn);
+        if (!k.uc() && k.p.bth().ackReq()) replies.ack(k.r, Aeth.ACK_CREDITS_INVALID, k.psn);
         return State.DONE;
     }
 
     /** One NAK per gap: later packets of the same gap are dropped silently (IBTA 9.7.5.1.1). */
     private State outOfSequence(PacketInfo k) {
         engine.counters.inc(Counter.OUT_OF_SEQ_REQUEST);
-        if (!k.c.respNakSent()) {
-            k.c.respNakSent(true);
-            replies.ack(k.c, Aeth.nak(NakCode.PSN_SEQUENCE_ERROR, 0).syndrome(), k.c.respPsn());
+        if (!k.r.respNakSent()) {
+            k.r.respNakSent(true);
+            replies.ack(k.r, Aeth.nak(NakCode.PSN_SEQUENCE_ERROR, 0).syndrome(), k.r.respPsn());
         }
         return State.DONE;
     }
 
     private State rnr(PacketInfo k) {
         engine.counters.inc(Counter.SEND_RNR_ERR);
-        replies.ack(k.c, Aeth.rnrNak(k.c.qp.attr().minRnrTimer & 0x1f, 0).syndrome(), k.psn);
+        replies.ack(k.r, Aeth.rnrNak(k.ctx().qp.attr().minRnrTimer & 0x1f, 0).syndrome(), k.psn);
         return State.DONE;
     }
 
@@ -402,7 +405,7 @@ final class Responder {
      * error, and move the QP to ERR.
      */
     private State classError(PacketInfo k, NakCode code, AsyncEvent.Type event) {
-        QpContext c = k.c;
+        QpContext c = k.ctx();
         if (!k.uc()) replies.ack(c, Aeth.nak(code, 0).syndrome(), k.psn);
         if (c.resp.wqe != null) {
             WcStatus st = k.status != WcStatus.SUCCESS ? k.status : WcStatus.REM_INV_REQ_ERR;

@@ -3,6 +3,8 @@ package org.softrnic.nic.transport;
 import org.softrnic.nic.mem.AccessError;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
+import org.softrnic.nic.mem.ProtectionDomain;
+import org.softrnic.nic.qp.QueuePair;
 
 /**
  * An rkey to the region it reaches (rxe's lookup_mr and rxe_check_mw): a region's own key or a window's,
@@ -17,22 +19,24 @@ final class RkeyCheck {
 
     /** The region behind {@code rkey} when it allows {@code needed} on the range now, else null (and a refusal). */
     MemoryRegion resolve(PacketInfo pkt, int rkey, int needed, long va, long length) {
-        QpContext c = pkt.c;
+        ProtectionDomain pd = pkt.r.pd();
         MemoryRegion region = engine.keys.byRkey(rkey);
         if (region != null) {
-            AccessError e = region.check(c.pd, needed, va, length);
+            AccessError e = region.check(pd, needed, va, length);
             if (e == null) return region;
-            engine.refuse(c.qp, pkt.psn, Refusals.region(e, region, c.qp, Refusals.asked(pkt.what(), va, length, rkey), needed, va, length));
+            QueuePair qp = pkt.ctx().qp;
+            engine.refuse(qp, pkt.psn, Refusals.region(e, region, qp, Refusals.asked(pkt.what(), va, length, rkey), needed, va, length));
             return null;
         }
         MemoryWindow mw = engine.keys.windowByRkey(rkey);
         if (mw == null) {
-            engine.refuse(c.qp, pkt.psn, Refusals.noKey(engine.keys, Refusals.asked(pkt.what(), va, length, rkey), rkey));
+            engine.refuse(pkt.qpn(), pkt.psn, Refusals.noKey(engine.keys, Refusals.asked(pkt.what(), va, length, rkey), rkey));
             return null;
         }
-        AccessError e = mw.check(c.pd, c.qp.qpn(), needed, va, length);
+        AccessError e = mw.check(pd, pkt.qpn(), needed, va, length);
         if (e != null) {
-            engine.refuse(c.qp, pkt.psn, Refusals.window(e, mw, c.qp, Refusals.asked(pkt.what(), va, length, rkey), needed, va, length));
+            QueuePair qp = pkt.ctx().qp;
+            engine.refuse(qp, pkt.psn, Refusals.window(e, mw, qp, Refusals.asked(pkt.what(), va, length, rkey), needed, va, length));
             return null;
         }
         return mw.mr(); // the window's addresses are the region's

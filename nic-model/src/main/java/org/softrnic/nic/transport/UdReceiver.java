@@ -26,7 +26,7 @@ final class UdReceiver {
     }
 
     void receive(PacketInfo pkt) {
-        QpContext c = pkt.c;
+        QpContext c = pkt.ctx();
         QueuePair qp = c.qp;
         RocePacketView p = pkt.p;
         int qkey = p.deth().qkey();

@@ -15,15 +15,21 @@ import org.softrnic.wire.PacketBuffer;
 final class Warmer {
     /** The most packets warmed at once: their state must still be in the core's own cache when handled. */
     static final int BURST = 64;
+    /** A response's QP context (the completer's), or for a request null and its QP's record slot (the responder's). */
     private final QpContext[] found = new QpContext[BURST];
-    /** Whether packet i of {@link #found} is a request (the responder's) or a response (the completer's). */
-    private final boolean[] request = new boolean[BURST];
+    private final int[] slots = new int[BURST];
+    /** Reads the records of the requests' QPs. */
+    private final RespLine.Cursor line;
     /** What the loads read, kept so that the compiler cannot drop them. */
     private int sink;
 
+    Warmer(RespLine.Cursor cursor) {
+        this.line = cursor;
+    }
+
     /**
      * Warms the state of the QPs packets {@code from} to {@code from + n} go to (the first {@link #BURST} of them);
-     * {@code lookup} finds a QP's context by QPN. A packet outside its buffer or too short to hold a BTH is
+     * {@code lookup} finds a QP's record slot and its context by QPN. A packet outside its buffer or too short to hold a BTH is
      * skipped, and one for no QP finds none: receiving it proper rejects it.
      */
     void warm(PacketBuffer[] buffers, int[] offsets, int[] lengths, int from, int n, Engine lookup) {
@@ -31,30 +37,42 @@ final class Warmer {
         int k = 0;
         for (int i = from, end = from + Math.min(n, BURST); i < end; i++) {
             int bth = bth(buffers[i].segment, offsets[i], lengths[i]);
-            QpContext c = bth < 0 ? null : lookup.context(Be.u24(buffers[i].segment, (long) offsets[i] + bth + 5));
-            if (c == null) continue;
-            s += c.txCounted; // the context's own line
+            if (bth < 0) continue;
+            int qpn = Be.u24(buffers[i].segment, (long) offsets[i] + bth + 5);
             Opcode op = Opcode.of(Be.u8(buffers[i].segment, (long) offsets[i] + bth));
-            request[k] = op == null || op.isRequest();
-            found[k++] = c;
+            if (op == null || op.isRequest()) {
+                int slot = lookup.slot(qpn);
+                if (slot < 0) continue;
+                // all but a WRITE go on to the context (a SEND's receive WQE, a READ's resources): its line too
+                if (op != null && op.opClass != org.softrnic.wire.OpClass.RDMA_WRITE) {
+                    QpContext c = lookup.context(qpn);
+                    if (c != null) s += c.txCounted;
+                }
+                slots[k++] = slot;
+            } else {
+                QpContext c = lookup.context(qpn);
+                if (c == null) continue;
+                s += c.txCounted; // the context's own line
+                found[k++] = c;
+            }
         }
         // the second level in a pass of its own: each load depends only on a line the first pass brought in. A
-        // request needs the responder's state, a response the requester's and completer's: the others stay out.
+        // request needs its QP's record, a response the requester's and completer's state and the address in the
+        // record: the others stay out.
         for (int i = 0; i < k; i++) {
             QpContext c = found[i];
-            s += request[i] ? responderLines(c) : c.qp.destQpn() + c.qp.rnrRetry() + c.req.psn + c.comp.psn;
+            s += c == null ? responderLines(line.at(slots[i])) : c.peerIpv4() + c.qp.destQpn() + c.qp.rnrRetry() + c.req.psn + c.comp.psn;
             found[i] = null;
         }
         sink += s;
     }
 
     /**
-     * What the responder reads of a request's QP: the context's fields (addresses, headers, PD) and the QP's
-     * responder record ({@link QpLines}), whose 64 bytes lie on one line or two: a load at each end brings it in.
+     * What the responder reads of a request's QP: its record ({@link QpLines}), whose 64 bytes lie on one line or
+     * two (a load at each end brings it in), and the record's PD (the headers are shared along a path, and warm).
      */
-    private static int responderLines(QpContext c) {
-        int s = c.peerIpv4 + c.localIpv4 + c.udpSourcePort + (c.template == null ? 1 : 0) + (c.pd == null ? 1 : 0);
-        return s + c.respPsn() + c.qpType().ordinal();
+    private static int responderLines(RespLine r) {
+        return r.respPsn() + r.qpType().ordinal() + (r.pd() == null ? 1 : 0);
     }
 
     /**

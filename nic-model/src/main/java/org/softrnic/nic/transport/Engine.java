@@ -339,13 +339,18 @@ public final class Engine {
         if (op == Opcode.CNP) return; // congestion control is not modelled; a CNP needs no answer
         int dqpn = view.roce.bth().dqpn();
         // a request reads its QP's record only, found by QPN; the completer needs the context, which is its QP's view
-        QpContext c = op.isRequest() ? null : context(dqpn);
-        int slot = c != null ? c.slot() : op.isRequest() ? slot(dqpn) : -1;
-        if (slot < 0) {
+        QpContext c = null;
+        RespLine r;
+        if (op.isRequest()) {
+            int slot = slot(dqpn);
+            r = slot < 0 ? null : line.at(slot);
+        } else {
+            r = c = context(dqpn);
+        }
+        if (r == null) {
             counters.inc(Counter.DROP_UNKNOWN_QP);
             return;
         }
-        RespLine r = c != null ? c : line.at(slot);
         if (Opcodes.transport(r.qpType()) != op.transport()) {
             counters.inc(Counter.DROP_OPCODE_FOR_QP_TYPE);
             return;

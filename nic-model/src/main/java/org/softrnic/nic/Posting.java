@@ -36,14 +36,16 @@ final class Posting {
     void send(QueuePair qp, SendWr wr, MemorySegment inlineData, MemoryWindow window, MemoryRegion region) {
         String verb = "ibv_post_send";
         engine.warmPost(qp);
-        if (qp.sq().isFull()) throw error(verb, Errno.ENOMEM, "send queue is full (max_send_wr " + qp.caps().maxSendWr() + ")");
+        org.softrnic.nic.qp.Ring<SendWqe> sq = qp.sq();
+        SendWqe w = qp.sqTail(); // a load from the QP, beside the ring's, not after it
+        if (sq.isFull()) throw error(verb, Errno.ENOMEM, "send queue is full (max_send_wr " + qp.caps().maxSendWr() + ")");
         long length = VerbChecks.send(qp, wr, window != null);
         boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
-        SendWqe w = qp.sq().tail();
+        if (w == null) w = sq.tail(); // the ring makes the slot
         if (copy(wr, w, length, inline, qp.type() == QpType.UD)) resolve(verb, wr, w.rare, window, region);
         if (inline && inlineData != null) MemorySegment.copy(inlineData, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, w.inline, 0, (int) length);
         else if (inline) copyInline(verb, qp, wr, w);
-        qp.sq().push();
+        sq.push();
         QpState s = qp.state();
         if (s == QpState.ERR || s == QpState.SQE) engine.flushSends(qp); // flushed at once, as rxe does
         else engine.sendQueued(qp);

@@ -13,7 +13,7 @@ import org.softrnic.verbs.QpType;
  * A queue pair's objects and attributes: its queues, CQs, PD, state and the attributes modify_qp set.
  * The transport engine keeps its per-role progress elsewhere (org.softrnic.nic.transport).
  */
-public final class QueuePair {
+public final class QueuePair implements Ring.Watcher<SendWqe> {
     private final int qpn;
     private final QpType type;
     private final ProtectionDomain pd;
@@ -45,6 +45,24 @@ public final class QueuePair {
         // last: a post reads the QP's own copies of the hot attributes (below), so the object that holds them
         // all, read by UD's Q_Key check and the error paths, need not lie between the QP and its rings
         this.attr = new QpAttr();
+        sq.watch(this);
+    }
+
+    /** The send queue's ends as its ring last told: a post and an ACK read them from here, beside the ring. */
+    private SendWqe sqHead;
+    private SendWqe sqTail;
+
+    /** The send queue's oldest WQE ({@link Ring#head}), or null when it is empty. */
+    public SendWqe sqHead() { return sqHead; }
+
+    /** The WQE the next post to the send queue fills ({@link Ring#peekTail}), or null when the ring has yet to make it (or is full). */
+    public SendWqe sqTail() { return sqTail; }
+
+    /** The send queue's ring moved its ends; only the ring calls this. */
+    @Override
+    public void endsMoved(SendWqe head, SendWqe tail) {
+        sqHead = head;
+        sqTail = tail;
     }
 
     public int qpn() { return qpn; }

@@ -6,21 +6,27 @@ import java.util.function.IntFunction;
 
 /**
  * A fixed ring of reusable slots: producers fill {@link #tail()} then {@link #push()}, consumers pop the head.
- * A slot's object is made the first time the ring reaches it, and the slot array itself is made at the first
- * post, small, and doubles up to the capacity when the ring first holds that many: a queue never posted to
- * costs no slots, and one that keeps a few requests outstanding a few, not max_send_wr of them (with 10 000
- * QPs the unused slots lay between the hot objects of neighbouring QPs). A busy ring allocates nothing once
- * every slot it uses exists.
+ * A slot's object is made the first time the ring reaches it. The ring's first {@link #INITIAL_SLOTS} slots are
+ * fields of the ring itself; the rest, an array made when the ring first holds more, doubles up to the capacity:
+ * a queue that keeps a few requests outstanding reads its slots with the ring, not from an array one load further
+ * (with 10 000 QPs, another miss a message), and holds a few WQEs, not max_send_wr of them. A busy ring allocates
+ * nothing once every slot it uses exists.
  */
 public final class Ring<T> {
-    /** Slots a ring starts with. */
+    /** Slots a ring starts with, fields of its own. */
     static final int INITIAL_SLOTS = 4;
     private final int capacity;
-    private Object[] slots;
-    private static final Object[] NONE = {};
     private final IntFunction<T> factory;
+    /** Slots 0 to 3, and 4 on in {@link #more}. */
+    private Object s0, s1, s2, s3;
+    private Object[] more;
+    private static final Object[] NONE = {};
+    /** The slots in use: at most {@link #INITIAL_SLOTS} plus the array's length, up to the capacity. */
+    private int length;
     private int head;
     private int count;
+    /** Told of the ends after every change, or null. */
+    private Watcher<T> watcher;
     /** Entries popped or cleared so far, published for a provider that posts from other threads. */
     private long retired;
     private static final VarHandle RETIRED;
@@ -33,10 +39,33 @@ public final class Ring<T> {
         }
     }
 
+    /**
+     * Keeps a copy of the ring's two ends where its owner reads them: a send queue's QP, so that a post reaches the
+     * slot it fills, and an ACK the oldest WQE, in one load from the QP, not two.
+     */
+    public interface Watcher<T> {
+        /**
+         * The ends moved: {@code head} is {@link #head} (null when empty), {@code tail} the slot the next
+         * {@link #tail} returns, or null when the ring has not made it (or is full).
+         */
+        void endsMoved(T head, T tail);
+    }
+
     public Ring(int capacity, IntFunction<T> factory) {
         this.capacity = Math.max(1, capacity);
-        slots = NONE;
         this.factory = factory;
+        this.more = NONE;
+        this.length = Math.min(this.capacity, INITIAL_SLOTS);
+    }
+
+    /** Tells {@code w} of the ends now and after every change. */
+    public void watch(Watcher<T> w) {
+        watcher = w;
+        moved();
+    }
+
+    private void moved() {
+        if (watcher != null) watcher.endsMoved(head(), peekTail());
     }
 
     public int capacity() { return capacity; }
@@ -47,47 +76,41 @@ public final class Ring<T> {
     /** The free slot the next push makes live; only valid when not full. */
     @SuppressWarnings("unchecked")
     public T tail() {
-        if (count == slots.length && count < capacity) grow();
-        int i = (head + count) % slots.length;
-        Object slot = slots[i];
-        if (slot == null) slots[i] = slot = factory.apply(i);
+        if (count == length && count < capacity) grow();
+        int i = index(count);
+        Object slot = slot(i);
+        if (slot == null) {
+            slot = factory.apply(i);
+            slot(i, slot);
+            moved();
+        }
         return (T) slot;
     }
 
     /** The slot {@link #tail} would return, or null if the ring has not made it yet; makes nothing. */
     @SuppressWarnings("unchecked")
     public T peekTail() {
-        return count == slots.length ? null : (T) slots[(head + count) % slots.length];
+        return count == length ? null : (T) slot(index(count));
     }
 
     /** Makes the slot {@link #tail} returned live. */
     public void push() {
         if (isFull()) throw new IllegalStateException("ring full");
-        if (count == slots.length) throw new IllegalStateException("push without tail");
+        if (count == length) throw new IllegalStateException("push without tail");
         count++;
-    }
-
-    /**
-     * The first slots, or twice as many, up to the capacity; the live entries move to the front in order, the
-     * made slots with them.
-     */
-    private void grow() {
-        Object[] bigger = new Object[Math.min(capacity, Math.max(INITIAL_SLOTS, slots.length * 2))];
-        for (int i = 0; i < count; i++) bigger[i] = slots[(head + i) % slots.length];
-        slots = bigger;
-        head = 0;
+        moved();
     }
 
     @SuppressWarnings("unchecked")
     public T head() {
-        return count == 0 ? null : (T) slots[head];
+        return count == 0 ? null : (T) slot(head);
     }
 
     /** The i-th live entry counted from the head. */
     @SuppressWarnings("unchecked")
     public T get(int i) {
         if (i < 0 || i >= count) throw new IndexOutOfBoundsException(i);
-        return (T) slots[(head + i) % slots.length];
+        return (T) slot(index(i));
     }
 
     /**
@@ -101,14 +124,56 @@ public final class Ring<T> {
     public void pop() {
         if (count == 0) throw new IllegalStateException("ring empty");
         RETIRED.setRelease(this, retired + 1);
-        head = (head + 1) % slots.length;
+        head = index(1);
         // An emptied ring starts over at slot 0, so a QP that keeps k requests outstanding touches k slots.
         if (--count == 0) head = 0;
+        moved();
     }
 
     public void clear() {
         RETIRED.setRelease(this, retired + count);
         head = 0;
         count = 0;
+        moved();
+    }
+
+    /** The slot of the i-th entry from the head (i at most the slots in use): a compare, not a division. */
+    private int index(int i) {
+        int j = head + i;
+        return j >= length ? j - length : j;
+    }
+
+    private Object slot(int i) {
+        return switch (i) {
+            case 0 -> s0;
+            case 1 -> s1;
+            case 2 -> s2;
+            case 3 -> s3;
+            default -> more[i - INITIAL_SLOTS];
+        };
+    }
+
+    private void slot(int i, Object o) {
+        switch (i) {
+            case 0 -> s0 = o;
+            case 1 -> s1 = o;
+            case 2 -> s2 = o;
+            case 3 -> s3 = o;
+            default -> more[i - INITIAL_SLOTS] = o;
+        }
+    }
+
+    /**
+     * Twice the slots, up to the capacity; the live entries move to the front in order, and the made slots they
+     * pushed out after them, so that every made slot is kept.
+     */
+    private void grow() {
+        Object[] all = new Object[length];
+        for (int i = 0; i < length; i++) all[i] = slot(index(i)); // the live entries first, from the head
+        length = Math.min(capacity, length * 2);
+        more = new Object[length - INITIAL_SLOTS];
+        for (int i = 0; i < all.length; i++) slot(i, all[i]);
+        head = 0;
+        moved();
     }
 }

@@ -92,7 +92,7 @@ final class Completer {
      * (rxe: wqe_state_error reaches the completer's head); then the QP goes to ERR and the rest is flushed.
      */
     void errorAtHead(QpContext c) {
-        SendWqe head = c.qp.sq().head();
+        SendWqe head = c.qp.sqHead();
         if (head != null && head.state == SendWqe.State.ERROR && head.status != null) failHead(c, head.status);
     }
 
@@ -104,11 +104,11 @@ final class Completer {
             engine.counters.inc(Counter.DROP_QP_STATE);
             return State.EXIT;
         }
-        if (Psn.diff(k.psn, c.req.psn) >= 0) {
+        if (Psn.diff(k.psn, c.reqPsn) >= 0) {
             engine.counters.inc(Counter.DROP_GHOST_ACK);
             return State.EXIT;
         }
-        if (Psn.diff(k.psn, c.comp.psn) < 0) return State.EXIT;
+        if (Psn.diff(k.psn, c.compPsn) < 0) return State.EXIT;
         return State.CHECK_ACK;
     }
 
@@ -148,8 +148,8 @@ final class Completer {
         NakCode code = NakCode.of(syndrome & 0x1f);
         if (code == NakCode.PSN_SEQUENCE_ERROR) {
             engine.counters.inc(Counter.RCVD_SEQ_ERR);
-            if (c.comp.retrying) return State.EXIT; // already going back for this gap
-            c.comp.psn = psn;
+            if (c.retrying) return State.EXIT; // already going back for this gap
+            c.compPsn = psn;
             k.retryPsn = psn;
             return State.ERROR_RETRY;
         }
@@ -174,10 +174,10 @@ final class Completer {
         int psn = k.psn;
         // a READ response acknowledges every request before the READ
         if (completeBefore(c, psn)) {
-            SendWqe head = c.qp.sq().head();
+            SendWqe head = c.qp.sqHead();
             if (head == null || !head.opcode.needsResponse() || head.opcode.isAtomic()) return impliedNak(k);
         }
-        SendWqe w = c.qp.sq().head();
+        SendWqe w = c.qp.sqHead();
         if (w != null && (w.opcode == SendOpcode.FLUSH || w.opcode == SendOpcode.ATOMIC_WRITE)) {
             // both are answered by a zero-length RDMA READ RESPONSE ONLY (rxe send_read_response_ack)
             if (w.state != SendWqe.State.PENDING || w.firstPsn != psn || k.op != Opcode.RC_RDMA_READ_RESPONSE_ONLY) {
@@ -190,7 +190,7 @@ final class Completer {
                 || Psn.diff(psn, w.firstPsn) < 0 || Psn.diff(psn, w.lastPsn) > 0) {
             return impliedNak(k);
         }
-        if (psn != c.comp.psn) return impliedNak(k); // a response packet went missing
+        if (psn != c.compPsn) return impliedNak(k); // a response packet went missing
         k.wqe = w;
         return State.READ;
     }
@@ -220,10 +220,10 @@ final class Completer {
     private State atomicAck(PacketInfo k) {
         QpContext c = k.ctx();
         if (completeBefore(c, k.psn) || insideResponse(c, pending(c), Psn.add(k.psn, -1))) {
-            SendWqe head = c.qp.sq().head();
+            SendWqe head = c.qp.sqHead();
             if (head == null || !head.opcode.isAtomic()) return impliedNak(k);
         }
-        SendWqe w = c.qp.sq().head();
+        SendWqe w = c.qp.sqHead();
         if (w == null || !w.opcode.isAtomic() || w.state != SendWqe.State.PENDING || w.firstPsn != k.psn) {
             return impliedNak(k);
         }
@@ -246,7 +246,7 @@ final class Completer {
 
     /** The WQE this response answers is done (rxe complete_ack): a READ or atomic frees its rd_atomic slot. */
     private State compAck(PacketInfo k) {
-        if (k.wqe.opcode.needsResponse()) k.ctx().req.outstandingReadAtomic--;
+        if (k.wqe.opcode.needsResponse()) k.ctx().outstandingReadAtomic--;
         engine.completions.send(k.ctx(), k.wqe, WcStatus.SUCCESS);
         return State.UPDATE_COMP;
     }
@@ -268,7 +268,7 @@ final class Completer {
 
     /** The head WQE when it has been sent and waits for its acknowledgement, else null. */
     private static SendWqe pending(QpContext c) {
-        SendWqe w = c.qp.sq().head();
+        SendWqe w = c.qp.sqHead();
         return w != null && w.state == SendWqe.State.PENDING ? w : null;
     }
 
@@ -278,46 +278,46 @@ final class Completer {
      */
     private static boolean insideResponse(QpContext c, SendWqe head, int upTo) {
         return head != null && Psn.diff(head.lastPsn, upTo) > 0 && head.opcode.needsResponse()
-                && Psn.diff(upTo, head.firstPsn) >= 0 && Psn.diff(upTo, c.comp.psn) >= 0;
+                && Psn.diff(upTo, head.firstPsn) >= 0 && Psn.diff(upTo, c.compPsn) >= 0;
     }
 
     /** Forward progress: note the new oldest unacknowledged PSN and refill the retry budgets. */
     private void advance(QpContext c, int nextUnacked) {
-        if (Psn.diff(nextUnacked, c.comp.psn) > 0) c.comp.psn = nextUnacked;
-        c.comp.retrying = false;
-        c.comp.retryLeft = c.qp.retryCnt();
-        c.comp.rnrRetryLeft = c.qp.rnrRetry();
+        if (Psn.diff(nextUnacked, c.compPsn) > 0) c.compPsn = nextUnacked;
+        c.retrying = false;
+        c.retryLeft = c.qp.retryCnt();
+        c.rnrRetryLeft = c.qp.rnrRetry();
         // a completion that overflowed its CQ has put the QP in ERR: no timer for it
-        boolean outstanding = c.comp.psn != c.req.psn && c.qp.state() != QpState.ERR;
+        boolean outstanding = c.compPsn != c.reqPsn && c.qp.state() != QpState.ERR;
         long t = Engine.timeoutNanos(c.qp.ackTimeout());
-        c.comp.retransmitAt(outstanding && t != QpContext.NEVER ? engine.now() + t : QpContext.NEVER);
+        c.retransmitAt(outstanding && t != QpContext.NEVER ? engine.now() + t : QpContext.NEVER);
     }
 
     /** A READ or atomic lost its response: go back to its first unanswered PSN. */
     private State impliedNak(PacketInfo k) {
         QpContext c = k.ctx();
-        SendWqe w = c.qp.sq().head();
+        SendWqe w = c.qp.sqHead();
         if (w == null || w.state == SendWqe.State.POSTED) {
             engine.counters.inc(Counter.DROP_GHOST_ACK);
             return State.EXIT;
         }
         // responses already on their way from before the retry would each imply the same NAK (rxe: started_retry)
-        if (c.comp.retrying) return State.EXIT;
+        if (c.retrying) return State.EXIT;
         int from = w.opcode == SendOpcode.RDMA_READ
                 ? Psn.add(w.firstPsn, (int) (w.received / c.qp.mtuBytes())) : w.firstPsn;
-        c.comp.psn = from;
+        c.compPsn = from;
         k.retryPsn = from;
         return State.ERROR_RETRY;
     }
 
     /** ERROR_RETRY: go-back-N from {@code psn} if retry_cnt allows, else ERROR (the head fails with IBV_WC_RETRY_EXC_ERR). */
     private State errorRetry(QpContext c, int psn) {
-        if (c.comp.retryLeft <= 0) {
+        if (c.retryLeft <= 0) {
             engine.counters.inc(Counter.RETRY_EXCEEDED_ERR);
             return State.ERROR;
         }
-        c.comp.retryLeft--;
-        c.comp.retrying = true;
+        c.retryLeft--;
+        c.retrying = true;
         engine.counters.inc(Counter.COMPLETER_RETRY_ERR);
         engine.requester.rewind(c, psn);
         return null;
@@ -328,16 +328,16 @@ final class Completer {
         QpContext c = k.ctx();
         int psn = k.psn;
         engine.counters.inc(Counter.RCVD_RNR_ERR);
-        if (Psn.diff(psn, c.comp.psn) > 0) c.comp.psn = psn; // no progress for the NAKed PSN itself
-        if (c.comp.rnrRetryLeft == 0) {
+        if (Psn.diff(psn, c.compPsn) > 0) c.compPsn = psn; // no progress for the NAKed PSN itself
+        if (c.rnrRetryLeft == 0) {
             engine.counters.inc(Counter.RETRY_RNR_EXCEEDED_ERR);
             k.status = WcStatus.RNR_RETRY_EXC_ERR;
             return State.ERROR;
         }
-        if (c.qp.rnrRetry() != 7) c.comp.rnrRetryLeft--;
-        c.comp.retransmitAt(QpContext.NEVER);
-        c.comp.rnrAt(engine.now() + RnrTimer.micros(k.p.aeth().syndrome() & 0x1f) * 1000L);
-        c.comp.rnrRetryPsn = psn;
+        if (c.qp.rnrRetry() != 7) c.rnrRetryLeft--;
+        c.retransmitAt(QpContext.NEVER);
+        c.rnrAt(engine.now() + RnrTimer.micros(k.p.aeth().syndrome() & 0x1f) * 1000L);
+        c.rnrRetryPsn = psn;
         engine.requester.rewind(c, psn);
         return null;
     }
@@ -348,7 +348,7 @@ final class Completer {
 
     /** The head WQE fails with {@code status}; the QP goes to ERR and the rest is flushed. */
     private void failHead(QpContext c, WcStatus status) {
-        SendWqe w = c.qp.sq().head();
+        SendWqe w = c.qp.sqHead();
         // ERR first: a poller on another thread that sees the error completion then sees the QP in ERR too
         boolean wasErr = c.qp.state() == QpState.ERR;
         c.state(QpState.ERR);
@@ -358,18 +358,18 @@ final class Completer {
 
     /** The local ACK timeout and the RNR wait, without a packet: ERROR_RETRY (and ERROR) as rxe's timer runs them. */
     void timers(QpContext c, long now) {
-        if (c.comp.rnrDeadline() <= now) {
-            c.comp.rnrAt(QpContext.NEVER);
-            engine.requester.rewind(c, c.comp.rnrRetryPsn);
+        if (c.rnrDeadline() <= now) {
+            c.rnrAt(QpContext.NEVER);
+            engine.requester.rewind(c, c.rnrRetryPsn);
             engine.requester.run(c);
             return;
         }
-        if (c.comp.retransmitDeadline() <= now) {
-            c.comp.retransmitAt(QpContext.NEVER);
-            if (c.comp.psn == c.req.psn || c.qp.sq().isEmpty()) return;
-            c.comp.retrying = false; // a timeout always retries
+        if (c.retransmitDeadline() <= now) {
+            c.retransmitAt(QpContext.NEVER);
+            if (c.compPsn == c.reqPsn || c.qp.sq().isEmpty()) return;
+            c.retrying = false; // a timeout always retries
             if (engine.stateTrace != null) trace(c, State.ERROR_RETRY);
-            if (errorRetry(c, c.comp.psn) == State.ERROR) {
+            if (errorRetry(c, c.compPsn) == State.ERROR) {
                 if (engine.stateTrace != null) trace(c, State.ERROR);
                 failHead(c, WcStatus.RETRY_EXC_ERR);
             }

@@ -37,8 +37,8 @@ final class Completions {
         if (status == WcStatus.SUCCESS) countSend(w);
         w.state = status == WcStatus.SUCCESS ? SendWqe.State.DONE : SendWqe.State.ERROR;
         qp.sq().pop();
-        if (c.req.index > 0) c.req.index--;
-        if (c.req.started > 0) c.req.started--;
+        if (c.reqIndex > 0) c.reqIndex--;
+        if (c.reqStarted > 0) c.reqStarted--;
         if (report) {
             WorkCompletion wc = reserve(qp.sendCq());
             if (wc != null) {
@@ -145,15 +145,15 @@ final class Completions {
 
     void flushSendQueue(QpContext c) {
         QueuePair qp = c.qp;
-        c.comp.retransmitAt(QpContext.NEVER);
-        c.comp.rnrAt(QpContext.NEVER);
+        c.retransmitAt(QpContext.NEVER);
+        c.rnrAt(QpContext.NEVER);
         while (!qp.sq().isEmpty()) {
             SendWqe w = qp.sq().head();
             send(c, w, w.state == SendWqe.State.ERROR && w.status != null ? w.status : WcStatus.WR_FLUSH_ERR);
         }
-        c.req.index = 0;
-        c.req.started = 0;
-        c.req.outstandingReadAtomic = 0;
+        c.reqIndex = 0;
+        c.reqStarted = 0;
+        c.outstandingReadAtomic = 0;
         // every way into ERR or SQE comes here: the QP's share of the device's window goes with its sends
         engine.txWindow.recount(c);
     }

@@ -137,11 +137,12 @@ public final class Engine {
             QueuePair qp = c.qp;
             if (c.qpState() != qp.state() || c.qpType() != qp.type() || c.destQpn() != qp.destQpn() || c.mtuBytes() != qp.mtuBytes()
                     || c.accessFlags() != qp.accessFlags() || c.pd != qp.pd() || c.pd() != c.pd || c.template() != c.template
-                    || c.udpSourcePort() != c.udpSourcePort || c.hasPeer() != (c.peerGid != null)) {
+                    || c.udpSourcePort() != c.udpSourcePort || c.hasPeer() != (c.peerGid != null) || qp.sqTail() != qp.sq().peekTail() || qp.sqHead() != qp.sq().head()) {
                 return qp + ": its line says " + c.qpState() + ", " + c.qpType() + ", dest_qp_num " + c.destQpn() + ", MTU " + c.mtuBytes()
                         + ", access 0x" + Integer.toHexString(c.accessFlags()) + (c.pd == qp.pd() && c.pd() == c.pd ? "" : ", and another PD")
                         + (c.template() == c.template ? "" : ", other headers") + (c.udpSourcePort() == c.udpSourcePort ? "" : ", UDP source port " + c.udpSourcePort())
-                        + (c.hasPeer() == (c.peerGid != null) ? "" : c.hasPeer() ? ", a peer" : ", no peer");
+                        + (c.hasPeer() == (c.peerGid != null) ? "" : c.hasPeer() ? ", a peer" : ", no peer")
+                        + (qp.sqTail() == qp.sq().peekTail() && qp.sqHead() == qp.sq().head() ? "" : ", and the QP's copies of the send queue's ends are stale");
             }
         }
         return null;
@@ -164,7 +165,7 @@ public final class Engine {
 
     /** A context that leaves the engine: its timers stop, and its room in the window goes to the QPs waiting. */
     private void retire(QpContext c) {
-        c.comp.disarm();
+        c.disarmTimers();
         c.releaseLines();
         txWindow.forget(c);
         serveWaiting(); // no packet or timer may come to hand the room on
@@ -209,11 +210,11 @@ public final class Engine {
             c.respNakSent(false);
         }
         if ((mask & QpAttrMask.SQ_PSN) != 0) {
-            c.req.psn = a.sqPsn & Psn.MASK;
-            c.comp.psn = c.req.psn;
+            c.reqPsn = a.sqPsn & Psn.MASK;
+            c.compPsn = c.reqPsn;
         }
-        if ((mask & QpAttrMask.RETRY_CNT) != 0) c.comp.retryLeft = a.retryCnt;
-        if ((mask & QpAttrMask.RNR_RETRY) != 0) c.comp.rnrRetryLeft = a.rnrRetry;
+        if ((mask & QpAttrMask.RETRY_CNT) != 0) c.retryLeft = a.retryCnt;
+        if ((mask & QpAttrMask.RNR_RETRY) != 0) c.rnrRetryLeft = a.rnrRetry;
         if (qp.type() != QpType.UD && (mask & (QpAttrMask.AV | QpAttrMask.DEST_QPN)) != 0 && a.ahAttr != null) {
             c.sourcePort(udpSourcePort(a.ahAttr.flowLabel(), qp.qpn(), a.destQpNum));
             Paths.Path path = paths.of(a.ahAttr);
@@ -225,7 +226,7 @@ public final class Engine {
             c.sourcePort(udUdpSourcePort(qp.qpn()));
         }
         if (to == QpState.ERR && from != QpState.ERR) completions.flush(c);
-        if (to == QpState.SQD && from != QpState.SQD) c.req.drained = false; // a new drain, with its own SQ_DRAINED
+        if (to == QpState.SQD && from != QpState.SQD) c.sqDrained = false; // a new drain, with its own SQ_DRAINED
         txWindow.recount(c); // a QP that leaves RTS has nothing in flight any more; a new SQ PSN starts with none
         if (to == QpState.RTS || to == QpState.SQD) requester.run(c);
         serveWaiting();

@@ -6,8 +6,8 @@ import org.softrnic.verbs.QpState;
 import org.softrnic.wire.frame.FrameTemplate;
 
 /**
- * One QP's transport state, split by role as rxe's struct rxe_qp splits it: {@link #req} the requester's,
- * {@link #comp} the completer's, {@link #resp} the responder's (its receive WQE and READ/atomic resources); here
+ * One QP's transport state, by role as rxe's struct rxe_qp splits it: the requester's and
+ * the completer's fields here, {@link #resp} the responder's (its receive WQE and READ/atomic resources); here
  * what they share and, through {@link RespLine}, the record that every request reads: the responder's hot state,
  * the QP attributes it checks, the headers, the addresses the QP talks between and the PD. A request reaches that
  * record by its QPN without this object ({@link RespLine#cursor}).
@@ -19,8 +19,6 @@ final class QpContext extends RespLine {
     /** The QP's PD, which never changes (a request's rkey check reads the record's copy). */
     final ProtectionDomain pd;
     final RespState resp;
-    final ReqState req;
-    final CompState comp;
     /** RC/UC: the peer's GID and the local GID the QP uses; packets must come from the one to the other (rxe check_addr). */
     org.softrnic.verbs.Gid peerGid;
     org.softrnic.verbs.Gid localGid;
@@ -29,6 +27,74 @@ final class QpContext extends RespLine {
     /** One past the last PSN sent before the last go-back-N: what a QP resends within the room it kept. */
     int txResendTo;
     boolean txWaiting;
+
+    // ---- the requester's state (rxe's qp->req) and the completer's (qp->comp), fields of the context itself: a
+    // post and an ACK read them with the context, not one load after it (with thousands of QPs, each object is
+    // another miss in a chain)
+
+    /** The next PSN to send. */
+    int reqPsn;
+    /** Index, from the send queue's head, of the next WQE the requester works on. */
+    int reqIndex;
+    /** Packets sent since the last AckReq; rxe asks for an ACK at least every RXE_MAX_PKT_PER_ACK. */
+    int noAckPackets;
+    int outstandingReadAtomic;
+    /**
+     * How many WQEs from the send queue's head the requester has started (sent some of) and the completer not
+     * yet retired. In SQD only these are served, retransmissions included (rxe's req state DRAIN).
+     */
+    int reqStarted;
+    /** SQD: the drain finished and IBV_EVENT_SQ_DRAINED was dealt with. */
+    boolean sqDrained;
+    /** The oldest PSN not yet acknowledged. */
+    int compPsn;
+    int retryLeft;
+    /** A go-back-N is under way: further NAKs and out-of-order responses for the same gap are ignored. */
+    boolean retrying;
+    int rnrRetryLeft;
+    /** PSN to restart from when the RNR timer fires. */
+    int rnrRetryPsn;
+    private long retransmitDeadline = NEVER;
+    private long rnrDeadline = NEVER;
+    /** Told of every change to the deadlines, so that it knows which QPs have a timer armed without looking at each. */
+    private final Timers timers;
+
+    long retransmitDeadline() {
+        return retransmitDeadline;
+    }
+
+    long rnrDeadline() {
+        return rnrDeadline;
+    }
+
+    boolean retransmitArmed() {
+        return retransmitDeadline != NEVER;
+    }
+
+    /** The local ACK timer at {@code deadline} ({@link #NEVER}: stopped). */
+    void retransmitAt(long deadline) {
+        long before = nextDeadline();
+        retransmitDeadline = deadline;
+        timers.moved(before, nextDeadline());
+    }
+
+    /** The RNR timer at {@code deadline} ({@link #NEVER}: stopped). */
+    void rnrAt(long deadline) {
+        long before = nextDeadline();
+        rnrDeadline = deadline;
+        timers.moved(before, nextDeadline());
+    }
+
+    /** Both timers stopped: the QP is destroyed or back in RESET. */
+    void disarmTimers() {
+        retransmitAt(NEVER);
+        rnrAt(NEVER);
+    }
+
+    /** The earlier of the two deadlines. */
+    long nextDeadline() {
+        return Math.min(retransmitDeadline, rnrDeadline);
+    }
 
     /**
      * The requester's copies of the headers and the UDP source port, which the record holds for the responder: a
@@ -55,11 +121,8 @@ final class QpContext extends RespLine {
         super(lines, qp.pd());
         this.qp = qp;
         this.pd = qp.pd();
-        // made in this order, so that they lie in it: the requester reads the context and the last two (with
-        // thousands of QPs, fewer lines from memory a packet)
+        this.timers = timers;
         this.resp = new RespState();
-        this.req = new ReqState();
-        this.comp = new CompState(timers);
         mirror(qp);
     }
 

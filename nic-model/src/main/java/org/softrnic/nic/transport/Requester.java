@@ -40,28 +40,28 @@ final class Requester {
             QpState state = qp.state();
             if (state == QpState.SQD) {
                 // draining: only what was started before SQD is finished, retransmissions included
-                if (c.req.index >= c.req.started) {
+                if (c.reqIndex >= c.reqStarted) {
                     drained(c);
                     return Stop.DRAINING;
                 }
             } else if (state != QpState.RTS) {
                 return Stop.NOT_RTS;
             }
-            if (c.comp.rnrDeadline() != QpContext.NEVER) return Stop.RNR_WAIT;
-            if (c.req.index >= qp.sq().size()) return Stop.QUEUE_EMPTY;
-            SendWqe w = qp.sq().get(c.req.index);
+            if (c.rnrDeadline() != QpContext.NEVER) return Stop.RNR_WAIT;
+            if (c.reqIndex >= qp.sq().size()) return Stop.QUEUE_EMPTY;
+            SendWqe w = qp.sq().get(c.reqIndex);
             if (w.state == SendWqe.State.ERROR) return Stop.ERROR; // failed locally; the completer reports it in order
             if (w.opcode.isLocal()) {
                 // executed in order: once everything posted before it has completed
-                if (c.req.index != 0) return Stop.LOCAL_WAIT;
+                if (c.reqIndex != 0) return Stop.LOCAL_WAIT;
                 local(c, w);
                 continue;
             }
             boolean rc = qp.type() == QpType.RC;
             if (w.state == SendWqe.State.POSTED) {
-                if (rc && (w.sendFlags & SendFlags.FENCE) != 0 && c.req.outstandingReadAtomic > 0) return Stop.FENCE;
+                if (rc && (w.sendFlags & SendFlags.FENCE) != 0 && c.outstandingReadAtomic > 0) return Stop.FENCE;
                 // max_rd_atomic 0 lets none out, as rxe's rd_atomic count does (the request waits for ever)
-                if (rc && w.opcode.needsResponse() && c.req.outstandingReadAtomic >= qp.maxRdAtomic()) {
+                if (rc && w.opcode.needsResponse() && c.outstandingReadAtomic >= qp.maxRdAtomic()) {
                     return Stop.RD_ATOMIC_LIMIT;
                 }
                 // the device's window admits whole messages: a message half sent would hold its share with no ACK to come
@@ -69,7 +69,7 @@ final class Requester {
                 if (!start(c, w)) return Stop.ERROR;
             }
             // rxe sends while req.psn <= comp.psn + RXE_MAX_UNACKED_PSNS
-            if (rc && Psn.diff(c.req.psn, c.comp.psn) > Engine.MAX_UNACKED_PSNS) return Stop.WINDOW_FULL;
+            if (rc && Psn.diff(c.reqPsn, c.compPsn) > Engine.MAX_UNACKED_PSNS) return Stop.WINDOW_FULL;
             sendPacket(c, w);
             if (rc) engine.txWindow.recount(c); // the next QP's admission sees this packet
         }
@@ -154,8 +154,8 @@ final class Requester {
             fail(c, w, WcStatus.LOC_LEN_ERR);
             return false;
         }
-        w.firstPsn = c.req.psn;
-        if (c.req.index >= c.req.started) c.req.started = c.req.index + 1;
+        w.firstPsn = c.reqPsn;
+        if (c.reqIndex >= c.reqStarted) c.reqStarted = c.reqIndex + 1;
         w.sent = 0;
         w.received = 0;
         w.state = SendWqe.State.PROCESSING;
@@ -170,15 +170,15 @@ final class Requester {
     private void fail(QpContext c, SendWqe w, WcStatus status) {
         w.state = SendWqe.State.ERROR;
         w.status = status;
-        if (c.req.index != 0) return;
+        if (c.reqIndex != 0) return;
         engine.completions.send(c, w, status);
         engine.completions.sendQueueError(c, null);
     }
 
     /** SQD: once nothing started before the drain is outstanding, IBV_EVENT_SQ_DRAINED if modify_qp asked for it. */
     void drained(QpContext c) {
-        if (c.req.drained || c.req.started > 0) return;
-        c.req.drained = true;
+        if (c.sqDrained || c.reqStarted > 0) return;
+        c.sqDrained = true;
         if (c.qp.attr().sqDrainNotify) engine.event(AsyncEvent.Type.SQ_DRAINED, c.qp);
     }
 
@@ -199,7 +199,7 @@ final class Requester {
         if (qp.type() == QpType.UD && w.length > mtu) {
             // C10-93.1.1: no packet and no error for a UD message longer than the path MTU (so rxe)
             engine.counters.inc(org.softrnic.nic.Counter.UD_SEND_TOO_LONG);
-            finishMessage(c, w, c.req.psn);
+            finishMessage(c, w, c.reqPsn);
             return;
         }
         long remaining = w.length - w.sent;
@@ -215,13 +215,13 @@ final class Requester {
         boolean ud = qp.type() == QpType.UD;
         FrameTemplate tpl = ud ? engine.template(w.rare.udAv) : c.template;
         int dqpn = ud ? w.rare.remoteQpn : qp.destQpn();
-        int psn = c.req.psn;
+        int psn = c.reqPsn;
         // rxe: noack_pkts++ > RXE_MAX_PKT_PER_ACK, so a middle packet asks every 66th
         // rxe asks on RC and on QP1 (IB_QPT_GSI is neither UD nor UC there: its MADs carry AckReq, as captured),
         // never on UD or UC data QPs
         boolean asks = qp.type() == QpType.RC || qp.qpn() == org.softrnic.nic.Nic.GSI_QPN;
-        boolean ackReq = asks && (last || c.req.noAckPackets++ > Engine.MAX_PKT_PER_ACK);
-        if (ackReq) c.req.noAckPackets = 0;
+        boolean ackReq = asks && (last || c.noAckPackets++ > Engine.MAX_PKT_PER_ACK);
+        if (ackReq) c.noAckPackets = 0;
         // SE only where a receive completes: SEND and RDMA WRITE with immediate (rxe init_req_packet)
         boolean se = last && (w.sendFlags & SendFlags.SOLICITED) != 0 && (w.opcode.isSend() || imm);
         FrameWriter fw = engine.begin(c, tpl, op, dqpn, psn);
@@ -233,7 +233,7 @@ final class Requester {
         copyPayload(w, fw, payload);
         engine.transmit(payload);
         w.sent += payload;
-        c.req.psn = Psn.add(psn, 1);
+        c.reqPsn = Psn.add(psn, 1);
         if (last) finishMessage(c, w, psn);
         else armTimer(c);
     }
@@ -252,7 +252,7 @@ final class Requester {
     private void finishMessage(QpContext c, SendWqe w, int lastPsn) {
         w.lastPsn = lastPsn;
         w.state = SendWqe.State.PENDING;
-        c.req.index++;
+        c.reqIndex++;
         if (c.qp.type() == QpType.RC) {
             armTimer(c);
         } else {
@@ -266,7 +266,7 @@ final class Requester {
         int mtu = qp.mtuBytes();
         long remaining = w.length - w.sent;
         int packets = (int) Math.max(1, (remaining + mtu - 1) / mtu);
-        int psn = c.req.psn;
+        int psn = c.reqPsn;
         FrameWriter fw = engine.begin(c, c.template, Opcode.RC_RDMA_READ_REQUEST, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         fw.reth().va(w.remoteAddr + w.sent).rkey(w.rkey).dlen((int) remaining);
@@ -277,7 +277,7 @@ final class Requester {
     private void sendAtomic(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
         Opcode op = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD;
-        int psn = c.req.psn;
+        int psn = c.reqPsn;
         FrameWriter fw = engine.begin(c, c.template, op, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         long swapAdd = w.opcode == SendOpcode.ATOMIC_CMP_AND_SWP ? w.rare.swap : w.rare.compareAdd;
@@ -290,7 +290,7 @@ final class Requester {
     /** FLUSH (IBTA 1.5 A19): FETH then RETH, no payload; answered by a zero-length READ response. */
     private void sendFlush(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
-        int psn = c.req.psn;
+        int psn = c.reqPsn;
         FrameWriter fw = engine.begin(c, c.template, Opcode.RC_FLUSH, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         fw.feth().set(w.rare.flushType, w.rare.flushLevel);
@@ -302,7 +302,7 @@ final class Requester {
     /** ATOMIC_WRITE: RETH and eight bytes written as one unit; answered by a zero-length READ response. */
     private void sendAtomicWrite(QpContext c, SendWqe w) {
         QueuePair qp = c.qp;
-        int psn = c.req.psn;
+        int psn = c.reqPsn;
         FrameWriter fw = engine.begin(c, c.template, Opcode.RC_ATOMIC_WRITE, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen(8);
@@ -316,16 +316,16 @@ final class Requester {
      * its {@code responses} response packets take PSNs from {@code psn} on, as the responder numbers them.
      */
     private void awaitResponses(QpContext c, SendWqe w, int psn, int responses) {
-        c.req.noAckPackets = 0;
-        c.req.psn = Psn.add(psn, responses);
-        c.req.outstandingReadAtomic++;
+        c.noAckPackets = 0;
+        c.reqPsn = Psn.add(psn, responses);
+        c.outstandingReadAtomic++;
         finishMessage(c, w, Psn.add(psn, responses - 1));
     }
 
     private void armTimer(QpContext c) {
-        if (!c.comp.retransmitArmed()) {
+        if (!c.retransmitArmed()) {
             long t = Engine.timeoutNanos(c.qp.ackTimeout());
-            c.comp.retransmitAt(t == QpContext.NEVER ? QpContext.NEVER : engine.now() + t);
+            c.retransmitAt(t == QpContext.NEVER ? QpContext.NEVER : engine.now() + t);
         }
     }
 
@@ -335,14 +335,14 @@ final class Requester {
      */
     void rewind(QpContext c, int psn) {
         QueuePair qp = c.qp;
-        c.txResendTo = c.req.psn;
+        c.txResendTo = c.reqPsn;
         SendWqe head = qp.sq().head();
         if (head != null && head.state != SendWqe.State.POSTED && Psn.diff(psn, head.firstPsn) < 0) {
             psn = head.firstPsn; // everything before the head is acknowledged already
         }
         int mtu = qp.mtuBytes();
-        c.req.outstandingReadAtomic = 0;
-        c.req.noAckPackets = 0;
+        c.outstandingReadAtomic = 0;
+        c.noAckPackets = 0;
         for (int i = 0; i < qp.sq().size(); i++) {
             SendWqe w = qp.sq().get(i);
             if (w.state == SendWqe.State.POSTED) break;
@@ -356,8 +356,8 @@ final class Requester {
                 w.state = SendWqe.State.POSTED;
             }
         }
-        c.req.index = 0;
-        c.req.psn = psn;
-        c.comp.retransmitAt(QpContext.NEVER);
+        c.reqIndex = 0;
+        c.reqPsn = psn;
+        c.retransmitAt(QpContext.NEVER);
     }
 }

@@ -4,7 +4,7 @@ import org.softrnic.nic.mem.IntMap;
 
 /**
  * The QPs' local ACK and RNR timers, without visiting every QP on every turn of a device loop. Each QP's
- * {@link CompState} reports its changes here: how many QPs have a timer armed is exact (none: no deadline,
+ * context reports its deadlines' changes here: how many QPs have a timer armed is exact (none: no deadline,
  * at no cost), and {@link #earliest} is never later than the earliest armed deadline (arming lowers it; a
  * deadline moved later leaves it early), so the QPs are scanned only when it passes, and the scan makes it
  * exact again.
@@ -37,7 +37,7 @@ final class Timers {
         if (armedQps == 0) return QpContext.NEVER;
         for (int i = 0, n = contexts.slots(); i < n; i++) {
             QpContext c = contexts.valueAt(i);
-            if (c != null) earliest = Math.min(earliest, c.comp.next());
+            if (c != null) earliest = Math.min(earliest, c.nextDeadline());
         }
         return earliest;
     }
@@ -53,8 +53,8 @@ final class Timers {
             for (int i = 0, n = contexts.slots(); i < n; i++) {
                 QpContext c = contexts.valueAt(i);
                 if (c == null) continue;
-                if (c.comp.next() <= now) completer.timers(c, now);
-                earliest = Math.min(earliest, c.comp.next());
+                if (c.nextDeadline() <= now) completer.timers(c, now);
+                earliest = Math.min(earliest, c.nextDeadline());
             }
             scanned = true;
         } finally {

@@ -40,7 +40,7 @@ final class TxWindow {
         recount(c);
         // a QP gone back N sends again what it sent before, in the room it kept (see recount), without waiting
         // its turn; a message it had not sent yet waits as any other
-        if (Psn.diff(c.req.psn, c.comp.psn) < c.txCounted && Psn.diff(c.req.psn, c.txResendTo) < 0) return true;
+        if (Psn.diff(c.reqPsn, c.compPsn) < c.txCounted && Psn.diff(c.reqPsn, c.txResendTo) < 0) return true;
         if (inFlight < limit && (waiting.isEmpty() || c == serving)) return true;
         if (!c.txWaiting) {
             c.txWaiting = true;
@@ -53,12 +53,12 @@ final class TxWindow {
     void recount(QpContext c) {
         if (limit == 0) return;
         QpState s = c.qp.state();
-        int own = c.qp.type() != QpType.RC || (s != QpState.RTS && s != QpState.SQD) ? 0 : Math.max(0, Psn.diff(c.req.psn, c.comp.psn));
+        int own = c.qp.type() != QpType.RC || (s != QpState.RTS && s != QpState.SQD) ? 0 : Math.max(0, Psn.diff(c.reqPsn, c.compPsn));
         // Gone back N, after a timeout or a NAK, or waiting out an RNR NAK, the QP will send it all again; and
         // after a timeout its first copies may still sit in the peer's socket. It keeps its room until an ACK
         // moves it on: were the room handed to other QPs, the queue at the peer would grow past the bound, the
         // next packets would wait longer than the ACK timeout, and more QPs would go back, each adding copies.
-        if (own < c.txCounted && s == QpState.RTS && (c.comp.retrying || c.comp.rnrDeadline() != QpContext.NEVER)) own = c.txCounted;
+        if (own < c.txCounted && s == QpState.RTS && (c.retrying || c.rnrDeadline() != QpContext.NEVER)) own = c.txCounted;
         inFlight += own - c.txCounted;
         c.txCounted = own;
     }

@@ -77,4 +77,29 @@ class RingTest {
         assertEquals(100, before, "one slot object per entry held at once");
         assertEquals(before, made.get());
     }
+
+    @Test
+    void itsWatcherAlwaysHoldsTheEndsTheRingReports() {
+        Ring<int[]> ring = new Ring<>(37, i -> new int[1]);
+        Object[] ends = new Object[2];
+        ring.watch((head, tail) -> {
+            ends[0] = head;
+            ends[1] = tail;
+        });
+        java.util.Random random = new java.util.Random(7);
+        for (int step = 0; step < 20_000; step++) {
+            int op = random.nextInt(10);
+            if (op < 5 && !ring.isFull()) {
+                ring.tail();
+                assertSame(ring.peekTail(), ends[1], "tail made, step " + step);
+                ring.push();
+            } else if (op < 9 && !ring.isEmpty()) {
+                ring.pop();
+            } else if (op == 9 && random.nextInt(20) == 0) {
+                ring.clear();
+            }
+            assertSame(ring.head(), ends[0], "head, step " + step);
+            assertSame(ring.peekTail(), ends[1], "tail, step " + step);
+        }
+    }
 }

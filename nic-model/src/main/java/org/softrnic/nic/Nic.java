@@ -51,7 +51,8 @@ public final class Nic {
     private final KeyTable keys;
     private final Engine engine;
     private final Posting posting;
-    private final IntMap<QueuePair> qps = new IntMap<>();
+    /** In QPN order, which keeps the QP objects in the order they were made ({@link IntMap#ordered}). */
+    private final IntMap<QueuePair> qps = IntMap.ordered();
     private final List<AsyncEvent> events = new ArrayList<>();
     private Consumer<AsyncEvent> eventListener = e -> { };
     private int nextQpn = FIRST_QPN;

@@ -54,7 +54,8 @@ public final class Engine {
     }
     private final Consumer<AsyncEvent> events;
     private final LinkProfile link;
-    final IntMap<QpContext> contexts = new IntMap<>();
+    /** In QPN order, which keeps the contexts in the order they were made ({@link IntMap#ordered}). */
+    final IntMap<QpContext> contexts = IntMap.ordered();
     /** Work completions, and the error transitions that flush queues into them. */
     final Completions completions = new Completions(this);
     final FrameWriter writer = new FrameWriter();

@@ -40,6 +40,7 @@ public final class LayoutProbe {
     private static String inOrder(Object[] objects) {
         if (objects.length < 2) return "no neighbours";
         int inOrder = 0;
+        int reversed = 0;
         long prev = address(objects[0]);
         java.util.Map<Long, Integer> strides = new java.util.HashMap<>();
         for (int i = 1; i < objects.length; i++) {
@@ -48,11 +49,14 @@ public final class LayoutProbe {
             if (d > 0 && d <= 4096) {
                 inOrder++;
                 strides.merge(d, 1, Integer::sum);
+            } else if (d < 0 && d >= -4096) {
+                reversed++;
+                strides.merge(d, 1, Integer::sum);
             }
             prev = a;
         }
         long stride = strides.isEmpty() ? 0 : mostCommon(strides);
-        return String.format("%d of %d in order (mostly %d B apart)", inOrder, objects.length - 1, stride);
+        return String.format("%d of %d in order, %d in reverse order (mostly %d B apart)", inOrder, objects.length - 1, reversed, stride);
     }
 
     private static Engine engine(Nic nic) {

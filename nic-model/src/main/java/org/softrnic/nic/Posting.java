@@ -35,7 +35,6 @@ final class Posting {
      */
     void send(QueuePair qp, SendWr wr, MemorySegment inlineData, MemoryWindow window, MemoryRegion region) {
         String verb = "ibv_post_send";
-        engine.warmPost(qp);
         org.softrnic.nic.qp.Ring<SendWqe> sq = qp.sq();
         SendWqe w = qp.sqTail(); // a load from the QP, beside the ring's, not after it
         if (sq.isFull()) throw error(verb, Errno.ENOMEM, "send queue is full (max_send_wr " + qp.caps().maxSendWr() + ")");

@@ -64,8 +64,8 @@ class WarmTest {
     }
 
     /**
-     * A post warms its QP's state first ({@code Engine.warmPost}); a QP the device no longer knows has no state
-     * to warm, and the post gets ibv_post_send's own error, not one from the warming.
+     * A post to a QP the device destroyed (which the engine no longer knows) gets ibv_post_send's own error, not one
+     * from the engine, and the device goes on.
      */
     @Test
     void warmingAPostToADestroyedQpGivesThePostsOwnError() {

@@ -314,12 +314,6 @@ public final class Engine {
         warmer.warm(buffers, offsets, lengths, from, n, this);
     }
 
-    /** See {@link Warmer#post}: called first thing when {@code qp} is posted to. */
-    public void warmPost(QueuePair qp) {
-        QpContext c = context(qp.qpn());
-        if (c != null) warmer.post(qp, c);
-    }
-
     /** One received IP packet (IPv4 or IPv6, UDP, RoCEv2). */
     public void receive(PacketBuffer buf, int offset, int length) {
         ParseError e = view.wrapIp(buf, offset, length);

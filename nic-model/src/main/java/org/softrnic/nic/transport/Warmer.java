@@ -62,13 +62,6 @@ final class Warmer {
         for (int i = 0; i < k; i++) {
             QpContext c = found[i];
             s += c == null ? responderLines(line.at(slots[i])) : c.peerIpv4() + c.qp.destQpn() + c.qp.rnrRetry() + c.reqPsn + c.compPsn;
-        }
-        // the third, for a response: what the QP points to, its send queue's ring and oldest WQE, which an ACK retires
-        for (int i = 0; i < k; i++) {
-            QpContext c = found[i];
-            if (c == null) continue;
-            org.softrnic.nic.qp.SendWqe w = c.qp.sqHead();
-            s += c.qp.sq().size() + (w == null ? 0 : w.lastPsn + (int) w.wrId + (w.state == null ? 1 : 0));
             found[i] = null;
         }
         sink += s;
@@ -80,26 +73,6 @@ final class Warmer {
      */
     private static int responderLines(RespLine r) {
         return r.respPsn() + r.qpType().ordinal() + (r.pd() == null ? 1 : 0);
-    }
-
-    /**
-     * Loads what a post to {@code qp} (context {@code c}) is about to touch: its send queue's free slot, which the QP
-     * holds, and ring, and the context with the requester's and completer's state (the headers are shared by the QPs
-     * along a path). Each lies one load from the QP; here they are loaded side by side, each object by a field on
-     * each of its lines, instead of one after another as posting reads them.
-     */
-    void post(org.softrnic.nic.qp.QueuePair qp, QpContext c) {
-        org.softrnic.nic.qp.SendWqe w = qp.sqTail();
-        int s = c.reqPsn + c.compPsn + c.qp.destQpn() + qp.sq().size();
-        if (w != null) {
-            // the post rewrites the slot whole: its request's fields, its first SGE and the engine's fields
-            s += (int) (w.wrId + w.remoteAddr + w.sgeAddr(0) + w.length + w.sent) + w.numSge + w.lastPsn
-                    + (w.sgeMr(0) == null ? 1 : 0) + (w.state == null ? 1 : 0) + (w.rare == null ? 1 : 0);
-        }
-        // and every line of the QP and its context that sending the request reads
-        s += c.udpSourcePort + c.txCounted + (c.template == null ? 1 : 0) + c.reqIndex + c.noAckPackets + c.retryLeft
-                + (int) c.retransmitDeadline() + qp.mtuBytes() + qp.maxRdAtomic() + qp.type().ordinal() + (qp.caps() == null ? 1 : 0);
-        sink += s;
     }
 
     /**

@@ -33,13 +33,20 @@ public final class QpScale {
     private static final int SIZE = 4096;
     private static final QpCaps CAPS = new QpCaps(128, 128, 1, 1, 0);
     private static final int[] COUNTS = {1, 100, 10_000};
+    /**
+     * Whether the QPs take turns in an order of their own (a fixed shuffle), not in the order they were made: then
+     * neither their state nor their packets come as a stream, and only the receive warmer's overlapped misses help.
+     */
+    private static boolean shuffled;
     /** Even: the median is the mean of the middle two. */
     private static final int ROUNDS = 10;
 
     public static void main(String[] args) {
-        double seconds = args.length > 0 && args[0].equals("--quick") ? 0.5 : 2.0;
-        System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin, one thread, no I/O; collectors %s; heap on %s:%n",
-                SIZE, collectors(), pages());
+        java.util.List<String> flags = java.util.Arrays.asList(args);
+        double seconds = flags.contains("--quick") ? 0.5 : 2.0;
+        shuffled = flags.contains("--shuffled");
+        System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin%s, one thread, no I/O; collectors %s; heap on %s:%n",
+                SIZE, shuffled ? " in a shuffled order" : "", collectors(), pages());
         if (args.length == 2 && args[0].equals("--only")) {
             // one row alone, for a profiler
             Row row = new Row(Integer.parseInt(args[1]), 5.0);
@@ -115,6 +122,7 @@ public final class QpScale {
             youngDuringSetup = young0 < 0 ? -1 : youngCollections() - young0;
             perQpNew = (usedHeap() - before) / (2L * n);
             write = Loopback.write(mra, SIZE, mrb);
+            if (shuffled) java.util.Collections.shuffle(java.util.Arrays.asList(qa), new java.util.Random(1));
             drive(a, qa, write, link, warmup); // warm-up: every QP's send queue makes the slots it uses
             perQpUsed = (usedHeap() - before) / (2L * n);
             layout = "a " + LayoutProbe.contexts(a, qa) + ", b " + LayoutProbe.contexts(b, qb) + "; the QP objects themselves: a "

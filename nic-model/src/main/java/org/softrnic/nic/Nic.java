@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.softrnic.nic.cq.CompletionQueue;
-import org.softrnic.nic.mem.IntMap;
+import org.softrnic.nic.mem.QpnTable;
 import org.softrnic.nic.mem.KeyTable;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
@@ -51,8 +51,8 @@ public final class Nic {
     private final KeyTable keys;
     private final Engine engine;
     private final Posting posting;
-    /** In QPN order, which keeps the QP objects in the order they were made ({@link IntMap#ordered}). */
-    private final IntMap<QueuePair> qps = IntMap.ordered();
+    /** In QPN order, which keeps the QP objects in the order they were made ({@link QpnTable}). */
+    private final QpnTable<QueuePair> qps = new QpnTable<>();
     private final List<AsyncEvent> events = new ArrayList<>();
     private Consumer<AsyncEvent> eventListener = e -> { };
     private int nextQpn = FIRST_QPN;

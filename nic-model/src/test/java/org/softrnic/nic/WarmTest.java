@@ -68,7 +68,7 @@ class WarmTest {
      * from the engine, and the device goes on.
      */
     @Test
-    void warmingAPostToADestroyedQpGivesThePostsOwnError() {
+    void aPostToADestroyedQpGetsThePostsOwnError() {
         Pair p = Pair.rc();
         var qa = p.a.nic.createQp(p.a.pd, org.softrnic.verbs.QpType.RC, p.a.scq, p.a.rcq, null,
                 new org.softrnic.verbs.QpCaps(4, 4, 1, 1, 0), false);

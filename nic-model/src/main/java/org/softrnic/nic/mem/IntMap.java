@@ -8,38 +8,16 @@ public final class IntMap<V> {
     private Object[] values;
     private boolean[] used;
     private int size;
-    /** The key is its own hash ({@link #ordered}). */
-    private final boolean ordered;
 
     public IntMap() {
         this(16);
     }
 
-    /**
-     * A map for keys handed out one after another (QPNs), whose slots hold them in key order: the key is its own
-     * hash. A young collection copies what an array references in the array's order (backwards, chunk by chunk, as
-     * G1 does), so the QPs a device holds this way stay in the order they were made, a constant stride apart, where
-     * a hashed map's order left them scattered. Served in turn, they are then a stream the core's prefetcher runs
-     * ahead of. Not for keys an adversary or a pattern picks (rkeys): a key's low bits decide its slot.
-     */
-    public static <V> IntMap<V> ordered() {
-        return new IntMap<>(16, true);
-    }
-
     public IntMap(int capacity) {
-        this(capacity, false);
-    }
-
-    private IntMap(int capacity, boolean ordered) {
-        this.ordered = ordered;
         int cap = Integer.highestOneBit(Math.max(4, capacity * 2 - 1)) << 1;
         keys = new int[cap];
         values = new Object[cap];
         used = new boolean[cap];
-    }
-
-    private int slotOf(int k) {
-        return ordered ? k : mix(k);
     }
 
     private static int mix(int k) {
@@ -50,7 +28,7 @@ public final class IntMap<V> {
     @SuppressWarnings("unchecked")
     public V get(int key) {
         int mask = keys.length - 1;
-        for (int i = slotOf(key) & mask; used[i]; i = (i + 1) & mask) {
+        for (int i = mix(key) & mask; used[i]; i = (i + 1) & mask) {
             if (keys[i] == key) return (V) values[i];
         }
         return null;
@@ -64,7 +42,7 @@ public final class IntMap<V> {
         if (value == null) throw new IllegalArgumentException("null value");
         if ((size + 1) * 2 > keys.length) grow();
         int mask = keys.length - 1;
-        int i = slotOf(key) & mask;
+        int i = mix(key) & mask;
         while (used[i] && keys[i] != key) i = (i + 1) & mask;
         if (!used[i]) size++;
         used[i] = true;
@@ -75,7 +53,7 @@ public final class IntMap<V> {
     @SuppressWarnings("unchecked")
     public V remove(int key) {
         int mask = keys.length - 1;
-        int i = slotOf(key) & mask;
+        int i = mix(key) & mask;
         while (used[i] && keys[i] != key) i = (i + 1) & mask;
         if (!used[i]) return null;
         V old = (V) values[i];

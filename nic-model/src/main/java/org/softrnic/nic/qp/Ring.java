@@ -164,8 +164,8 @@ public final class Ring<T> {
     }
 
     /**
-     * Twice the slots, up to the capacity; the live entries move to the front in order, and the made slots they
-     * pushed out after them, so that every made slot is kept.
+     * Twice the slots, up to the capacity, when every slot in use is live (so made); the entries move to the front
+     * in order, from the head.
      */
     private void grow() {
         Object[] all = new Object[length];

@@ -145,8 +145,7 @@ final class Completions {
 
     void flushSendQueue(QpContext c) {
         QueuePair qp = c.qp;
-        c.retransmitAt(QpContext.NEVER);
-        c.rnrAt(QpContext.NEVER);
+        c.disarmTimers();
         while (!qp.sq().isEmpty()) {
             SendWqe w = qp.sq().head();
             send(c, w, w.state == SendWqe.State.ERROR && w.status != null ? w.status : WcStatus.WR_FLUSH_ERR);

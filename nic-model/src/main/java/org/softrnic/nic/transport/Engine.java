@@ -7,7 +7,7 @@ import org.softrnic.nic.Counter;
 import org.softrnic.nic.Counters;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.PacketSink;
-import org.softrnic.nic.mem.IntMap;
+import org.softrnic.nic.mem.QpnTable;
 import org.softrnic.nic.mem.KeyTable;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.time.Clock;
@@ -54,8 +54,11 @@ public final class Engine {
     }
     private final Consumer<AsyncEvent> events;
     private final LinkProfile link;
-    /** In QPN order, which keeps the contexts in the order they were made ({@link IntMap#ordered}). */
-    final IntMap<QpContext> contexts = IntMap.ordered();
+    /**
+     * Every context, in QPN order, which keeps them in the order they were made ({@link QpnTable}); below 2^20 a
+     * context is one load from its QPN.
+     */
+    final QpnTable<QpContext> contexts = new QpnTable<>();
     /** Work completions, and the error transitions that flush queues into them. */
     final Completions completions = new Completions(this);
     final FrameWriter writer = new FrameWriter();
@@ -94,24 +97,14 @@ public final class Engine {
         put(new QpContext(qp, timers, lines));
     }
 
-    /**
-     * QPNs are handed out in order from 0x11, so a plain array finds a QP's context with one load where the
-     * map takes two (with 10 000 QPs each is a cache miss); the map keeps every context, for the scans.
-     */
-    private QpContext[] byQpn = new QpContext[64];
-    /** Beside {@link #byQpn}: each QP's record slot plus one, 0 for none. */
+    /** Beside {@link #contexts}, for QPNs below 2^20: each QP's record slot plus one, 0 for none. */
     private int[] slotByQpn = new int[64];
-    private static final int DIRECT_QPNS = 1 << 20;
 
     private void put(QpContext c) {
         int qpn = c.qp.qpn();
         contexts.put(qpn, c);
-        if (qpn >= DIRECT_QPNS) return;
-        if (qpn >= byQpn.length) {
-            byQpn = java.util.Arrays.copyOf(byQpn, Integer.highestOneBit(qpn) << 1);
-            slotByQpn = java.util.Arrays.copyOf(slotByQpn, byQpn.length);
-        }
-        byQpn[qpn] = c;
+        if (qpn >= QpnTable.DIRECT) return;
+        if (qpn >= slotByQpn.length) slotByQpn = java.util.Arrays.copyOf(slotByQpn, Integer.highestOneBit(qpn) << 1);
         slotByQpn[qpn] = c.slot() + 1;
     }
 
@@ -122,7 +115,7 @@ public final class Engine {
     int slot(int qpn) {
         int[] t = slotByQpn;
         if (qpn >= 0 && qpn < t.length) return t[qpn] - 1;
-        if (qpn < DIRECT_QPNS) return -1;
+        if (qpn < QpnTable.DIRECT) return -1;
         QpContext c = contexts.get(qpn);
         return c == null ? -1 : c.slot();
     }
@@ -151,16 +144,12 @@ public final class Engine {
 
     /** The context of QP {@code qpn}, or null. */
     QpContext context(int qpn) {
-        QpContext[] t = byQpn;
-        return qpn >= 0 && qpn < t.length ? t[qpn] : qpn >= DIRECT_QPNS ? contexts.get(qpn) : null;
+        return contexts.get(qpn);
     }
 
     public void removeQp(QueuePair qp) {
         QpContext c = contexts.remove(qp.qpn());
-        if (qp.qpn() < byQpn.length) {
-            byQpn[qp.qpn()] = null;
-            slotByQpn[qp.qpn()] = 0;
-        }
+        if (qp.qpn() < slotByQpn.length) slotByQpn[qp.qpn()] = 0;
         if (c != null) retire(c);
     }
 

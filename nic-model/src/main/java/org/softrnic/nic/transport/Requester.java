@@ -336,7 +336,7 @@ final class Requester {
     void rewind(QpContext c, int psn) {
         QueuePair qp = c.qp;
         c.txResendTo = c.reqPsn;
-        SendWqe head = qp.sq().head();
+        SendWqe head = qp.sqHead();
         if (head != null && head.state != SendWqe.State.POSTED && Psn.diff(psn, head.firstPsn) < 0) {
             psn = head.firstPsn; // everything before the head is acknowledged already
         }

@@ -1,6 +1,6 @@
 package org.softrnic.nic.transport;
 
-import org.softrnic.nic.mem.IntMap;
+import org.softrnic.nic.mem.QpnTable;
 
 /**
  * The QPs' local ACK and RNR timers, without visiting every QP on every turn of a device loop. Each QP's
@@ -10,12 +10,12 @@ import org.softrnic.nic.mem.IntMap;
  * exact again.
  */
 final class Timers {
-    private final IntMap<QpContext> contexts;
+    private final QpnTable<QpContext> contexts;
     private long earliest = QpContext.NEVER;
     /** QPs with at least one timer armed. */
     private int armedQps;
 
-    Timers(IntMap<QpContext> contexts) {
+    Timers(QpnTable<QpContext> contexts) {
         this.contexts = contexts;
     }
 

@@ -9,7 +9,7 @@ import org.softrnic.wire.PacketBuffer;
  * Loads the QP state a burst of received packets will need before any of them is handled, as packet
  * processors that serve many flows (DPDK, VPP) prefetch their flow contexts. With thousands of QPs taking
  * turns each QP's state has left the cache since its last packet; handled one by one, a packet waits for one
- * miss after another (context, QP, role state, headers). Here the loads of the whole burst are independent
+ * miss after another (context or record, then the QP). Here the loads of the whole burst are independent
  * of each other, so the core overlaps their misses. It changes nothing: it only reads.
  */
 final class Warmer {

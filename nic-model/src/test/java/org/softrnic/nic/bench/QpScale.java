@@ -47,9 +47,10 @@ public final class QpScale {
         shuffled = flags.contains("--shuffled");
         System.out.printf("nic-model, RC QPs on one device pair, %d B WRITEs round-robin%s, one thread, no I/O; collectors %s; heap on %s:%n",
                 SIZE, shuffled ? " in a shuffled order" : "", collectors(), pages());
-        if (args.length == 2 && args[0].equals("--only")) {
+        int only = flags.indexOf("--only");
+        if (only >= 0 && only + 1 < args.length) {
             // one row alone, for a profiler
-            Row row = new Row(Integer.parseInt(args[1]), 5.0);
+            Row row = new Row(Integer.parseInt(args[only + 1]), 5.0);
             row.time(10.0);
             row.print();
             return;
@@ -122,11 +123,12 @@ public final class QpScale {
             youngDuringSetup = young0 < 0 ? -1 : youngCollections() - young0;
             perQpNew = (usedHeap() - before) / (2L * n);
             write = Loopback.write(mra, SIZE, mrb);
-            if (shuffled) java.util.Collections.shuffle(java.util.Arrays.asList(qa), new java.util.Random(1));
             drive(a, qa, write, link, warmup); // warm-up: every QP's send queue makes the slots it uses
             perQpUsed = (usedHeap() - before) / (2L * n);
             layout = "a " + LayoutProbe.contexts(a, qa) + ", b " + LayoutProbe.contexts(b, qb) + "; the QP objects themselves: a "
                     + LayoutProbe.handles(qa) + ", b " + LayoutProbe.handles(qb);
+            // the layout is read in creation order; the timed slices then serve the QPs in a shuffled one
+            if (shuffled) java.util.Collections.shuffle(java.util.Arrays.asList(qa), new java.util.Random(1));
         }
 
         /** One timed slice; returns its messages/s. */

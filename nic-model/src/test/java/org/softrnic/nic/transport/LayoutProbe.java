@@ -20,7 +20,8 @@ public final class LayoutProbe {
 
     /**
      * How many of the {@code qps.length - 1} neighbours in creation order have the later context above the earlier
-     * one by at most {@code 4096} bytes, and the most common such distance.
+     * one by at most {@code 4096} bytes, how many below it by as much (a young collection under G1 copies an array's
+     * objects backwards), and the most common such distance, negative for the latter.
      */
     public static String contexts(Nic nic, QueuePair[] qps) {
         Engine e = engine(nic);

@@ -88,6 +88,11 @@ final class PerfClient {
                 if (q < 0 || q >= qps || plan.qpn[q] != wcs[i].qpNum) {
                     throw new IllegalStateException("a completion for QP 0x" + Integer.toHexString(wcs[i].qpNum) + ", not one of this run's");
                 }
+                String wrong = sequenceError(wcs[i].qpNum, wcs[i].wrId, completed[q]);
+                if (wrong != null) {
+                    error = wrong;
+                    break;
+                }
                 if (samples < latencies.length) latencies[samples++] = now - postedAt[q * depth + (int) (completed[q] % depth)];
                 completed[q]++;
                 done++;
@@ -113,6 +118,21 @@ final class PerfClient {
         double seconds = (System.nanoTime() - start) / 1e9;
         double avg = done * (double) o.size() / seconds / 1e6;
         return new Outcome(done, seconds, Math.max(peak, avg), avg, error, Latency.of(latencies, samples));
+    }
+
+    /**
+     * Null if {@code wrId} names the QP's next request, else what went wrong. An RC send queue completes its
+     * requests in the order they were posted, so a completion that names an earlier request was doubled and one
+     * that names a later request means the ones between were lost.
+     */
+    static String sequenceError(int qpNum, long wrId, long next) {
+        long index = wrId & 0xffffffffL;
+        long expected = next & 0xffffffffL;
+        if (index == expected) return null;
+        String qp = "QP 0x" + Integer.toHexString(qpNum);
+        return index < expected
+                ? "a completion doubled: " + qp + " completed its request " + index + " again, after " + next + " completions"
+                : "a completion lost: " + qp + " completed its request " + index + " where request " + expected + " was next";
     }
 
     /** How many refills of QP {@code q} already wait for the next turn (a turn polls at most 64 completions). */

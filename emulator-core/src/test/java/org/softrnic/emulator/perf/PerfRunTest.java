@@ -76,6 +76,18 @@ class PerfRunTest {
     }
 
     @Test
+    void aCompletionOutOfItsQpsOrderIsNamedLostOrDoubled() {
+        long wrId = (7L << 32) | 5; // QP index 7, its sixth request
+        assertNull(PerfClient.sequenceError(0x11, wrId, 5));
+        assertTrue(PerfClient.sequenceError(0x11, wrId, 6).startsWith("a completion doubled: QP 0x11"),
+                PerfClient.sequenceError(0x11, wrId, 6));
+        assertTrue(PerfClient.sequenceError(0x11, wrId, 4).startsWith("a completion lost: QP 0x11"),
+                PerfClient.sequenceError(0x11, wrId, 4));
+        // the index rides in 32 bits: the 2^32nd request is request 0 again
+        assertNull(PerfClient.sequenceError(0x11, 7L << 32, 1L << 32));
+    }
+
+    @Test
     void latencySummaryTakesRanksFromTheSortedSamples() {
         long[] nanos = new long[1000];
         for (int i = 0; i < nanos.length; i++) nanos[i] = (nanos.length - i) * 1000L; // 1..1000 usec, reversed

@@ -215,9 +215,12 @@ public final class QpScale {
     /** Whether every heap reading of the run settled (see {@link #usedHeap}); figures from one that did not end in ?. */
     private static boolean settled = true;
 
-    /** One QP's share is lost in the GC's noise; the figure means something from 100 QPs on. */
+    /**
+     * One QP's share is lost in the GC's noise; the figure means something from 100 QPs on. A collector that counts
+     * its heap in whole pages (ZGC's are 2 MiB) can see no change at all for 100 QPs: then "-" too, not 0.
+     */
     private static String heap(int n, long perQp) {
-        return n < 100 ? "-" : perQp + (settled ? "" : "?");
+        return n < 100 || perQp <= 0 ? "-" : perQp + (settled ? "" : "?");
     }
 
     /**

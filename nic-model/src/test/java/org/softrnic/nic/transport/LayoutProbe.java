@@ -11,7 +11,8 @@ import org.softrnic.nic.qp.QueuePair;
  * which, not the engine: the figure is printed beside the rates it explains.
  *
  * <p>Reads object addresses through {@code sun.misc.Unsafe} (compressed or not), so a diagnostic only. A QP count
- * below two has no neighbours: nothing to say.
+ * below two has no neighbours: nothing to say. Under ZGC a stored reference carries colour bits beside the address,
+ * so the probe says it cannot read one rather than print counts of nothing.
  */
 public final class LayoutProbe {
     private static final Object[] BOX = new Object[1];
@@ -40,6 +41,7 @@ public final class LayoutProbe {
 
     private static String inOrder(Object[] objects) {
         if (objects.length < 2) return "no neighbours";
+        if (ZGC) return "not readable under ZGC";
         int inOrder = 0;
         int reversed = 0;
         long prev = address(objects[0]);
@@ -93,6 +95,9 @@ public final class LayoutProbe {
     private static final java.lang.reflect.Method GET_LONG;
     private static final long BASE;
     private static final boolean COMPRESSED;
+    /** ZGC's references are coloured pointers, not addresses (its collector beans are named ZGC ...). */
+    private static final boolean ZGC = java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+            .anyMatch(b -> b.getName().startsWith("ZGC"));
     /** How far a compressed oop is shifted: 0 below 4 GB of heap, 3 up to 32 GB, more with a wider alignment. */
     private static final int SHIFT;
 

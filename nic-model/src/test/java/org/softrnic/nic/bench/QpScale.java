@@ -216,12 +216,18 @@ public final class QpScale {
     private static boolean settled = true;
 
     /**
-     * One QP's share is lost in the GC's noise; the figure means something from 100 QPs on. A collector that counts
-     * its heap in whole pages (ZGC's are 2 MiB) can see no change at all for 100 QPs: then "-" too, not 0.
+     * One QP's share is lost in the GC's noise; the figure means something from 100 QPs on. ZGC counts its heap in
+     * whole 2 MiB pages, so a row's change is no page or a whole one unless it spans several: there the figure is
+     * "-" below four pages (of a row's 2n QPs) and marked "~" above, good to a page over 2n.
      */
     private static String heap(int n, long perQp) {
-        return n < 100 || perQp <= 0 ? "-" : perQp + (settled ? "" : "?");
+        if (n < 100) return "-";
+        if (PAGED && perQp * 2 * n < 4 * ZGC_PAGE) return "-";
+        return (PAGED ? "~" : "") + perQp + (settled ? "" : "?");
     }
+
+    private static final long ZGC_PAGE = 2 << 20;
+    private static final boolean PAGED = ManagementFactory.getGarbageCollectorMXBeans().stream().anyMatch(b -> b.getName().startsWith("ZGC"));
 
     /**
      * The heap in use once full collections stop changing it. With the parallel collector the reading after

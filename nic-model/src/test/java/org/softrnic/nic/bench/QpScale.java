@@ -227,7 +227,7 @@ public final class QpScale {
     }
 
     private static final long ZGC_PAGE = 2 << 20;
-    private static final boolean PAGED = ManagementFactory.getGarbageCollectorMXBeans().stream().anyMatch(b -> b.getName().startsWith("ZGC"));
+    private static final boolean PAGED = LayoutProbe.underZgc();
 
     /**
      * The heap in use once full collections stop changing it. With the parallel collector the reading after

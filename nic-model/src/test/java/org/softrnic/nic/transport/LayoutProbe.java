@@ -62,6 +62,14 @@ public final class LayoutProbe {
         return String.format("%d of %d in order, %d in reverse order (mostly %d B apart)", inOrder, objects.length - 1, reversed, stride);
     }
 
+    /**
+     * Whether this JVM runs ZGC (its collector beans are named ZGC ...): its references are coloured pointers, not
+     * addresses, and it counts its heap in whole pages.
+     */
+    public static boolean underZgc() {
+        return java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream().anyMatch(b -> b.getName().startsWith("ZGC"));
+    }
+
     private static Engine engine(Nic nic) {
         try {
             Field f = Nic.class.getDeclaredField("engine");
@@ -95,9 +103,7 @@ public final class LayoutProbe {
     private static final java.lang.reflect.Method GET_LONG;
     private static final long BASE;
     private static final boolean COMPRESSED;
-    /** ZGC's references are coloured pointers, not addresses (its collector beans are named ZGC ...). */
-    private static final boolean ZGC = java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
-            .anyMatch(b -> b.getName().startsWith("ZGC"));
+    private static final boolean ZGC = underZgc();
     /** How far a compressed oop is shifted: 0 below 4 GB of heap, 3 up to 32 GB, more with a wider alignment. */
     private static final int SHIFT;
 

@@ -272,7 +272,7 @@ public final class CmAgent implements DeviceAgent {
         }
         if (id.retriesLeft > 0) {
             id.retriesLeft--;
-            deadline(id, now + id.timeoutNanos);
+            deadline(id, now + id.pendingTimeoutNanos);
             nic.counters().inc(Counter.CM_TX_RETRIES);
             transmit(id.av, id.pending);
             return;
@@ -440,9 +440,10 @@ public final class CmAgent implements DeviceAgent {
         }
         step(id, input, "cm_mra_handler");
         int serviceTimeout = (int) get(CmMessage.MRA, "service_timeout", mad);
-        // ib_modify_mad: the MAD's timeout becomes the MRA's, for its later retries too
-        id.timeoutNanos = CmTimeouts.mraTimeoutNanos(serviceTimeout, id.avTimeout);
-        deadline(id, nic.clock().nanoTime() + id.timeoutNanos);
+        // ib_modify_mad: the pending MAD's timeout becomes the MRA's, for its later retries too; the id's own
+        // timeout, which a later DREQ uses (cm_send_dreq_locked), stays
+        id.pendingTimeoutNanos = CmTimeouts.mraTimeoutNanos(serviceTimeout, id.avTimeout);
+        deadline(id, nic.clock().nanoTime() + id.pendingTimeoutNanos);
         tell(id, null, IbCmEvent.MRA_RECEIVED, mad);
     }
 
@@ -513,8 +514,8 @@ public final class CmAgent implements DeviceAgent {
         boolean ofReq = id.state == CmState.REQ_RCVD || id.state == CmState.MRA_REQ_SENT;
         int rejected = ofReq ? CmFormat.REJECTED_REQ
                 : id.state == CmState.REP_RCVD || id.state == CmState.MRA_REP_SENT ? CmFormat.REJECTED_REP : CmFormat.REJECTED_OTHER;
-        // a REJ of a REQ carries Local Comm ID 0 (cm_format_rej): the active side matches it by its own ID alone
-        return CmFormat.rej(id.tid, ofReq ? 0 : id.localId, id.remoteId, rejected, reason, ari, privateData);
+        // cm_format_rej: Local Comm ID 0 only from REQ_RCVD; after an MRA the peer knows this id's, so it is sent
+        return CmFormat.rej(id.tid, id.state == CmState.REQ_RCVD ? 0 : id.localId, id.remoteId, rejected, reason, ari, privateData);
     }
 
     private byte[] guidBytes() {
@@ -556,6 +557,7 @@ public final class CmAgent implements DeviceAgent {
     private void arm(IbCmId id, byte[] mad) {
         id.pending = mad;
         id.retriesLeft = id.maxRetries;
+        id.pendingTimeoutNanos = id.timeoutNanos;
         id.timewait = false;
         deadline(id, nic.clock().nanoTime() + id.timeoutNanos);
         transmit(id.av, mad);

@@ -285,11 +285,10 @@ public final class Cma {
             throw new VerbsException(verb, Errno.EINVAL, "the id is not connected (" + id.state + ")");
         }
         toError(live(id));
+        // cma.c: a DREQ if established, else a DREP if the peer's DREQ came; neither failure is returned, so a
+        // passive id still waiting for its RTU (REP_SENT) returns 0 with its QP in ERR, and sends nothing
         if (id.ib.state() == CmState.ESTABLISHED) cm.sendDreq(id.ib, new byte[0]);
         else if (id.ib.state() == CmState.DREQ_RCVD) cm.sendDrep(id.ib, new byte[0]);
-        else if (id.ib.state() != CmState.DREQ_SENT && id.ib.state() != CmState.TIMEWAIT) {
-            throw new VerbsException(verb, Errno.EINVAL, "the connection is not established (" + id.ib.state() + ")");
-        }
     }
 
     /** rdma_destroy_id: the CM id goes (with what its state owes the peer) and the port is free again. */

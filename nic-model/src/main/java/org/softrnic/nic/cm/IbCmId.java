@@ -32,6 +32,8 @@ public final class IbCmId {
     /** The MAD that goes out again when {@link #deadline} passes, up to {@link #retriesLeft} more times. */
     byte[] pending;
     long timeoutNanos;
+    /** The pending MAD's own retry interval: the id's timeout, or an MRA's service timeout for this MAD only. */
+    long pendingTimeoutNanos;
     int maxRetries;
     int retriesLeft;
     long deadline = NEVER;

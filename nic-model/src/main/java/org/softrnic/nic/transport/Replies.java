@@ -191,8 +191,10 @@ final class Replies {
                 engine.counters.inc(Counter.DROP_BAD_DUPLICATE);
                 return Responder.State.DONE;
             }
-            MemoryRegion region = rkeys.resolve(pkt, r.rkey, Access.REMOTE_READ, va, length);
-            if (region == null) return Responder.State.ERR_RKEY_VIOLATION;
+            // a zero-length READ carried no key to check the first time (check_rkey), so its replay checks none
+            // either (rxe's read_reply replays it without rxe_recheck_mr)
+            MemoryRegion region = length == 0 ? null : rkeys.resolve(pkt, r.rkey, Access.REMOTE_READ, va, length);
+            if (region == null && length != 0) return Responder.State.ERR_RKEY_VIOLATION;
             readResponses(c, region, va, length, psn, psn == r.firstPsn);
             return Responder.State.DONE;
         }

@@ -283,6 +283,7 @@ class CmAgentTest {
         assertEquals(28, CmMessage.REJ.field("reason").get(m));
         byte[] pd = m.asSlice(CmMessage.REJ.privateDataOffset, 9).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
         assertArrayEquals("no thanks".getBytes(), pd);
+        assertEquals(0, CmMessage.REJ.field("local_comm_id").get(m), "from REQ_RCVD, no MRA told the peer an ID");
     }
 
     @Test
@@ -353,13 +354,18 @@ class CmAgentTest {
         assertEquals(CmState.ESTABLISHED, active.state(), "QP1 still takes MADs");
     }
 
-    /** A passive id destroyed before its REP: REJ 28 that rejects the REQ (Local Comm ID 0), which the active side takes. */
+    /**
+     * A passive id destroyed after rdma_cm's silent MRA, before its REP: REJ 28 that rejects the REQ, which the
+     * active side takes. From MRA_REQ_SENT cm_format_rej names the id's Local Comm ID (the MRA told it already).
+     */
     @Test
     void aPassiveIdDestroyedBeforeItsRepRejectsTheReqAsTheKernelFormatsIt() {
         SimFabric f = new SimFabric(9);
         Side[] b = new Side[1];
+        IbCmId[] passive = new IbCmId[1];
         b[0] = new Side(f, "b", B, 2, (id, l, e, mad) -> {
             if (e == IbCmEvent.REQ_RECEIVED) {
+                passive[0] = id;
                 b[0].cm.sendMra(id);
                 b[0].cm.destroy(id);
             }
@@ -373,8 +379,48 @@ class CmAgentTest {
         MemorySegment m = MemorySegment.ofArray(a.seen.getFirst().mad());
         assertEquals(CmAgent.REJ_CONSUMER_DEFINED, CmMessage.REJ.field("reason").get(m));
         assertEquals(CmFormat.REJECTED_REQ, CmMessage.REJ.field("message_rejected").get(m));
-        assertEquals(0, CmMessage.REJ.field("local_comm_id").get(m));
+        assertEquals(Integer.toUnsignedLong(passive[0].localCommId()), CmMessage.REJ.field("local_comm_id").get(m));
         assertEquals(CmState.IDLE, active.state());
+    }
+
+    /**
+     * A DREQ on a connection whose REQ drew an MRA is retried on the id's own timeout (cm_send_dreq_locked), not
+     * the MRA's: cm_mra_handler changes only the MAD then pending (ib_modify_mad).
+     */
+    @Test
+    void aDreqAfterAnMraIsRetransmittedOnTheIdsOwnTimeoutNotTheMras() {
+        SimFabric f = new SimFabric(10);
+        f.tracing(true);
+        IbCmId[] passive = new IbCmId[1];
+        Side[] s = new Side[2];
+        s[1] = new Side(f, "b", B, 2, (id, l, e, mad) -> {
+            if (e == IbCmEvent.REQ_RECEIVED) {
+                passive[0] = id;
+                s[1].cm.sendMra(id); // silent; the application is slow to accept
+            }
+        });
+        s[0] = new Side(f, "a", A, 1, (id, l, e, mad) -> {
+            if (e == IbCmEvent.REP_RECEIVED) s[0].cm.sendRtu(id, new byte[0]);
+        });
+        s[1].cm.listen(s[1].cm.createId(s[1].handler), SERVICE);
+        IbCmId active = s[0].cm.createId(s[0].handler);
+        s[0].cm.sendReq(active, req(0x11, new byte[0]));
+        // the REQ again after 6144 ms: the passive side answers the duplicate with a real MRA
+        f.run(f.clock().nanoTime() + 6_200_000_000L, () -> active.state() == CmState.MRA_REQ_RCVD);
+        assertEquals(CmState.MRA_REQ_RCVD, active.state());
+        s[1].cm.sendRep(passive[0], rep(0x11));
+        f.run(f.clock().nanoTime() + 1_000_000_000L, () -> passive[0].state() == CmState.ESTABLISHED);
+        assertEquals(CmState.ESTABLISHED, active.state());
+
+        f.dropWhen(p -> true); // the peer is gone
+        s[0].cm.sendDreq(active, new byte[0]);
+        int before = f.trace().size();
+        f.run(f.clock().nanoTime() + 20_000_000_000L, () -> f.trace().size() >= before + 2);
+        List<SimFabric.Packet> dreqs = f.trace().subList(before, before + 2);
+        assertEquals(CmMessage.DREQ, cm(dreqs.get(0).bytes()));
+        assertEquals(CmMessage.DREQ, cm(dreqs.get(1).bytes()));
+        // the id's timeout: the REQ's 2 x 2^(18-8) + 2^(20-8) ms, not the MRA's 2^(24-8) + 2^(19-8) ms
+        assertEquals(6144, (dreqs.get(1).sentAt() - dreqs.get(0).sentAt()) / 1_000_000, "ms between the DREQ's tries");
     }
 
     /** The CM message a packet carries, or null. */

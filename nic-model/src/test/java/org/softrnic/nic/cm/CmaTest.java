@@ -145,6 +145,45 @@ class CmaTest {
         assertEquals(Errno.EINVAL, assertThrows(VerbsException.class, () -> s.cma.connect(a, ConnParam.DEFAULT)).errno());
     }
 
+    /**
+     * rdma_disconnect on a passive id that accepted but has not seen the RTU (REP_SENT): the QP goes to ERR and
+     * the call returns 0, as cma.c's does (neither the DREQ's nor the DREP's failure is returned); no DREQ goes out.
+     */
+    @Test
+    void rdmaDisconnectBeforeTheRtuReturnsLikeTheKernels() {
+        SimFabric f = new SimFabric(5);
+        f.tracing(true);
+        f.dropWhen(p -> {
+            byte[] b = p.bytes();
+            return Mad.cmMessage(MemorySegment.ofArray(b).asSlice(b.length - 4 - Mad.SIZE, Mad.SIZE)) == CmMessage.RTU;
+        });
+        Side s = new Side(f, "server", B, 1, Mtu.MTU_1024);
+        Side c = new Side(f, "client", A, 2, Mtu.MTU_1024);
+        CmaId listener = s.cma.createId(PortSpace.TCP, null);
+        s.cma.bind(listener, new InetSocketAddress(B.toInetAddress(), 7174));
+        s.cma.listen(listener);
+        CmaId id = c.cma.createId(PortSpace.TCP, null);
+        c.cma.resolveAddr(id, null, new InetSocketAddress(B.toInetAddress(), 7174));
+        c.cma.resolveRoute(id);
+        c.cma.attachQp(id, c.qp());
+        c.cma.connect(id, ConnParam.DEFAULT);
+        f.run(Long.MAX_VALUE, () -> !s.events.isEmpty());
+        CmaId child = s.last().id();
+        QueuePair sq = s.qp();
+        s.cma.attachQp(child, sq);
+        s.cma.accept(child, ConnParam.DEFAULT);
+        f.run(f.clock().nanoTime() + 1_000_000, () -> false); // the REP arrives; its RTU is lost
+        assertEquals(CmState.REP_SENT, child.ib.state());
+        int before = f.trace().size();
+        s.cma.disconnect(child);
+        assertEquals(QpState.ERR, sq.state());
+        f.run(f.clock().nanoTime() + 1_000_000, () -> false);
+        assertEquals(0, f.trace().subList(before, f.trace().size()).stream().filter(p -> {
+            byte[] b = p.bytes();
+            return Mad.cmMessage(MemorySegment.ofArray(b).asSlice(b.length - 4 - Mad.SIZE, Mad.SIZE)) == CmMessage.DREQ;
+        }).count(), "no DREQ: the connection is not established yet");
+    }
+
     private static MemorySegment mad(SimFabric f, CmMessage msg) {
         for (SimFabric.Packet p : f.trace()) {
             byte[] b = p.bytes();

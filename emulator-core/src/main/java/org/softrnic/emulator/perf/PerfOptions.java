@@ -50,4 +50,16 @@ public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, 
         }
         if (op == PerfOp.SEND && size > 0 && size > Integer.MAX_VALUE / 2) throw new IllegalArgumentException("--size too large");
     }
+
+    /** perftest's receive depth for SEND tests (DEF_RX_SEND): receives kept posted ahead, whatever the tx depth. */
+    static final int DEF_RX_SEND = 512;
+
+    /**
+     * Receives each QP keeps posted ahead: perftest's 512 (at most the run's iterations), so that a SEND never
+     * finds its receive missing while the responder's owner is between polls, which an RNR NAK would show; never
+     * fewer than {@link #txDepth}, and within one CQ's {@link #MAX_CQE} over all QPs.
+     */
+    public int rxDepth() {
+        return Math.max(Math.min(txDepth, iters), Math.min(Math.min(DEF_RX_SEND, iters), MAX_CQE / qps));
+    }
 }

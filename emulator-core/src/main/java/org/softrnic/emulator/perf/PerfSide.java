@@ -54,15 +54,16 @@ final class PerfSide implements AutoCloseable {
         this.bufBytes = Math.max(8, o.size());
         this.stride = (Math.max(bufBytes, 4096L) + 63) & ~63L;
         int depth = o.txDepth();
+        int rxDepth = o.op() == PerfOp.SEND ? o.rxDepth() : depth;
         pd = ctx.allocPd();
         CompletionQueue made = null;
         try {
             // room for every completion the QPs can leave unpolled
-            made = ctx.createCq(Math.max(16, depth * o.qps()));
+            made = ctx.createCq(Math.max(16, Math.max(depth, rxDepth) * o.qps()));
             mr = pd.regMr(arena.allocate(stride * o.qps(), 4096), Access.LOCAL_WRITE | Access.REMOTE_ANY);
             for (int i = 0; i < o.qps(); i++) {
                 if (sourceOfData) fillPattern(buffer(i), o.seed() + i);
-                qps.add(pd.createQp(QpInitAttr.rc(made, new QpCaps(depth, depth, 1, 1, 0))));
+                qps.add(pd.createQp(QpInitAttr.rc(made, new QpCaps(depth, rxDepth, 1, 1, 0))));
             }
         } catch (RuntimeException e) {
             cq = made;
@@ -102,7 +103,7 @@ final class PerfSide implements AutoCloseable {
         }
     }
 
-    /** SEND: keeps {@code txDepth} receives posted on every QP (never more than the run needs); polls receives. */
+    /** SEND: keeps {@code rxDepth} receives posted on every QP (never more than the run needs); polls receives. */
     void pumpReceives() {
         if (o.op() != PerfOp.SEND) return;
         int n;
@@ -112,7 +113,7 @@ final class PerfSide implements AutoCloseable {
             }
         }
         for (int i = 0; i < qps.size(); i++) {
-            while (receivesPosted[i] < Math.min(receivesDone[i] + o.txDepth(), o.iters())) {
+            while (receivesPosted[i] < Math.min(receivesDone[i] + o.rxDepth(), o.iters())) {
                 recv.wrId = receivesPosted[i]++;
                 recv.numSge = 1;
                 recv.sgList[0].set(addr(i), bufBytes, mr.lkey());

@@ -75,6 +75,45 @@ class PerfRunTest {
         }
     }
 
+    /** perftest's DEF_RX_SEND: receives posted ahead whatever the tx depth, bounded by the run and one CQ. */
+    @Test
+    void aSendRunKeepsPerftestsReceiveDepthPostedAhead() {
+        assertEquals(512, new PerfOptions(PerfOp.SEND, "inproc", 64, 40000, 1, Mtu.MTU_1024, 0, 1, false, 1).rxDepth());
+        assertEquals(10, new PerfOptions(PerfOp.SEND, "inproc", 64, 10, 1, Mtu.MTU_1024, 0, 1, false, 1).rxDepth());
+        assertEquals(1024, new PerfOptions(PerfOp.SEND, "inproc", 64, 40000, 1, Mtu.MTU_1024, 0, 1, false, 1024).rxDepth());
+        assertEquals(3, new PerfOptions(PerfOp.SEND, "inproc", 64, 40000, 10000, Mtu.MTU_1024, 0, 1, false, 1).rxDepth());
+    }
+
+    /**
+     * A latency run (one SEND outstanding) between a server and a client that each drive their own device, as two
+     * processes do: the server's receives are posted ahead, so no SEND meets an RNR NAK while it is between polls.
+     */
+    @Test
+    void aSendLatencyRunBetweenTwoDevicesMeetsNoRnrNak() throws Exception {
+        int port = 20000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(20000);
+        int oob = port + 1;
+        var listening = new java.util.concurrent.CountDownLatch(1);
+        var served = new java.util.concurrent.atomic.AtomicReference<Object>();
+        PerfOptions server = new PerfOptions(PerfOp.SEND, "udp:127.0.0.31:" + port, 64, 1, 1, Mtu.MTU_1024, 0, 1, false, 1);
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                served.set(PerfRun.serve(server, oob, 30, listening::countDown));
+            } catch (RuntimeException e) {
+                served.set(e);
+                listening.countDown();
+            }
+        });
+        assertTrue(listening.await(30, java.util.concurrent.TimeUnit.SECONDS));
+        PerfResult r = PerfRun.connect(new PerfOptions(PerfOp.SEND, "udp:127.0.0.32:" + port, 64, 20000, 1, Mtu.MTU_1024, 0, 1,
+                true, 1), "127.0.0.31", oob, PerfProgress.NONE);
+        t.join(30_000);
+        assertNull(r.error(), r.error());
+        assertTrue(served.get() instanceof PerfServerReport, String.valueOf(served.get()));
+        assertEquals(Boolean.TRUE, r.verified());
+        assertEquals(0L, r.clientCounters().get("rcvd_rnr_err"), "RNR NAKs the client met: " + r.clientCounters());
+        assertEquals(0L, r.serverCounters().get("send_rnr_err"), "RNR NAKs the server sent: " + r.serverCounters());
+    }
+
     @Test
     void aCompletionOutOfItsQpsOrderIsNamedLostOrDoubled() {
         long wrId = (7L << 32) | 5; // QP index 7, its sixth request

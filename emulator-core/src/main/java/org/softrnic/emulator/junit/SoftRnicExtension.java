@@ -79,7 +79,9 @@ public final class SoftRnicExtension implements BeforeEachCallback, AfterEachCal
         StringBuilder why = new StringBuilder(String.valueOf(failure.getMessage()));
         for (String refusal : run.refusals()) why.append("\nsoftrnic: ").append(refusal);
         why.append("\nsoftrnic: seed ").append(run.seed()).append("; replay with ").append(run.replay());
-        if (run.keepPackets()) {
+        if (run.packetsTraced() == 0) {
+            why.append("\nsoftrnic: no packet was sent in this run");
+        } else if (run.keepPackets()) {
             why.append("\nsoftrnic: the run's packets are in ").append(run.capture()).append(" (softrnic ladder draws it), listed in ")
                     .append(run.listing());
         }

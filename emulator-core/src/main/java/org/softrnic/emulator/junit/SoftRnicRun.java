@@ -141,6 +141,11 @@ public final class SoftRnicRun {
         return testClass.substring(testClass.lastIndexOf('.') + 1) + "." + testMethod;
     }
 
+    /** Packets the virtual fabric traced so far; -1 where nothing traces them (THREADED, a real device). */
+    long packetsTraced() {
+        return fabric == null || !fabric.isVirtual() ? -1 : fabric.simulation().trace().size();
+    }
+
     /** Keeps the run's packets: a capture (raw IP, Wireshark opens it) and a listing. False if nothing was traced. */
     boolean keepPackets() {
         if (fabric == null || !fabric.isVirtual()) return false;

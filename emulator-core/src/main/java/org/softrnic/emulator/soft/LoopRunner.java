@@ -73,6 +73,7 @@ final class LoopRunner implements Runner {
     private void failed(Throwable e) {
         failures++;
         lastFailure = e;
+        nic.diagnostics().fault(nic.clock().nanoTime(), "the device's loop failed (loop_failures counts it): " + e);
     }
 
     /**
@@ -95,13 +96,16 @@ final class LoopRunner implements Runner {
     private int drainPosts(int budget) {
         int n = 0;
         for (PostSlot s; n < budget && (s = posts.peek()) != null; n++) {
+            String to = s.describe();
             try {
                 s.postTo(nic);
             } catch (RuntimeException e) {
                 // checked on the posting thread already; only a race with modify_qp or destroy, or a link
-                // failure, gets here
+                // failure, gets here: the post returned, so the refusal is said where a test's failure shows it
                 refused++;
                 lastRefusal = e;
+                nic.diagnostics().fault(nic.clock().nanoTime(), "a request posted to " + to + " was refused on the device's"
+                        + " thread after the post returned, so no completion will come for it: " + e.getMessage());
             } finally {
                 posts.release();
             }

@@ -43,6 +43,7 @@ final class PollingRunner extends DirectRunner {
     private void failed(RuntimeException e) {
         failures++;
         lastFailure = e;
+        nic.diagnostics().fault(nic.clock().nanoTime(), "the device's progress failed (loop_failures counts it): " + e);
     }
 
     private volatile long failures;

@@ -34,6 +34,16 @@ final class PostSlot {
         inlineData = MemorySegment.ofArray(inline);
     }
 
+    /** What the slot posts to, for a refusal: "QP 0x11 (wr_id 4)", "the SRQ (wr_id 4)". */
+    String describe() {
+        return switch (kind) {
+            case SEND -> String.format("QP 0x%x (wr_id %d)", qp.qpn(), send.wrId);
+            case RECV -> String.format("QP 0x%x's receive queue (wr_id %d)", qp.qpn(), recv.wrId);
+            case SRQ_RECV -> String.format("an SRQ (wr_id %d)", recv.wrId);
+            case NONE -> "nothing";
+        };
+    }
+
     /**
      * Posts the request to the model (on its thread). A request the model refuses (a VerbsException, thrown
      * before anything is queued) gives its room back and the refusal is thrown; so is a post to a QP

@@ -29,9 +29,13 @@ public final class SoftFabric implements AutoCloseable {
     private final List<SoftRnic> devices = new ArrayList<>();
     private final List<Nic> nics = new ArrayList<>();
 
+    /** The one thread the virtual fabric's devices run on (null when threaded). */
+    private final FabricThread virtualThread;
+
     private SoftFabric(InprocFabric threaded, SimFabric virtual) {
         this.threaded = threaded;
         this.virtual = virtual;
+        this.virtualThread = virtual == null ? null : new FabricThread();
     }
 
     public static SoftFabric threaded() {
@@ -71,7 +75,7 @@ public final class SoftFabric implements AutoCloseable {
                 virtual.faults(nics.get(i), nic, faultsTo(peer.config(), config.name()).toLinkFaults());
             }
             nics.add(nic);
-            device = SoftRnic.virtual(config, virtual, nic);
+            device = SoftRnic.virtual(config, virtual, virtualThread, nic);
         } else {
             FaultConfig f = config.faults();
             InprocPort port = threaded.attach(config.name(), config.toNicConfig().gids(), f.toLinkFaults(), f.seed());

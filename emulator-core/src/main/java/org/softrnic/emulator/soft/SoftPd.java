@@ -52,15 +52,32 @@ final class SoftPd extends SoftResource implements ProtectionDomain {
     public MemoryRegion regMr(MemorySegment segment, int access) {
         synchronized (device) {
             checkOpen("ibv_reg_mr");
-            var mr = device.runner.call(() -> {
-                if (!segment.isAccessibleBy(Thread.currentThread())) {
-                    throw new VerbsException("ibv_reg_mr", Errno.EINVAL, "the segment is confined to another thread;"
-                            + " the device moves data on its own thread, so register memory of a shared or global arena");
-                }
-                return device.nic.regMr(pd, segment, access);
-            });
+            checkReachable(segment);
+            var mr = device.runner.call(() -> device.nic.regMr(pd, segment, access));
             device.publishRegion(mr, true);
             return new SoftMr(this, mr);
+        }
+    }
+
+    /** A thread that owns no memory: a segment it may touch is one the device may touch from any thread. */
+    private static final Thread NO_OWNER = Thread.ofVirtual().unstarted(() -> { });
+
+    /**
+     * The device reads and writes the memory from threads of its own, so a segment confined to one thread is
+     * refused on every fabric, also where the caller's thread would happen to drive the device (the virtual one):
+     * a test must fail where the application would.
+     */
+    static void checkReachable(MemorySegment segment) {
+        checkReachable("ibv_reg_mr", segment);
+    }
+
+    static void checkReachable(String verb, MemorySegment segment) {
+        if (!segment.scope().isAlive()) {
+            throw new VerbsException(verb, Errno.EFAULT, "the segment's memory was freed (its arena is closed)");
+        }
+        if (!segment.isAccessibleBy(NO_OWNER)) {
+            throw new VerbsException(verb, Errno.EINVAL, "the segment is confined to another thread;"
+                    + " the device moves data on its own thread, so register memory of a shared or global arena");
         }
     }
 

@@ -142,6 +142,7 @@ final class SoftQp extends SoftResource implements QueuePair {
     /** ibv_post_send's checks, the queue room, and inline data, for the request already in {@code s}. */
     private void accept(PostSlot s) {
         device.nic.checkSend(qp, s.send, s.bindWindow != null);
+        if (s.send.opcode == org.softrnic.verbs.SendOpcode.REG_MR) SoftPd.checkReachable("ibv_post_send", s.send.regSegment);
         boolean inline = (s.send.sendFlags & SendFlags.INLINE) != 0;
         if (inline) {
             String bad = InlineData.copy(s.send, qp.pd(), device::region, s.inline);

@@ -82,9 +82,11 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     }
 
     /** A device on the virtual-time fabric: verbs run on the caller's thread. */
-    static SoftRnic virtual(SoftRnicConfig config, SimFabric fabric, Nic nic) {
-        VirtualRunner runner = new VirtualRunner(nic, fabric, nic.queryDevice().maxSge(), nic.queryDevice().maxInlineData());
-        return new SoftRnic(config, nic, runner, null, () -> { });
+    static SoftRnic virtual(SoftRnicConfig config, SimFabric fabric, FabricThread thread, Nic nic) {
+        VirtualRunner runner = new VirtualRunner(nic, fabric, thread, nic.queryDevice().maxSge(), nic.queryDevice().maxInlineData());
+        SoftRnic device = new SoftRnic(config, nic, runner, null, () -> { });
+        runner.startChecking();
+        return device;
     }
 
     /**
@@ -224,11 +226,13 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
 
     /**
      * Why this device refused requests, most recent last (up to 64): "QP 0x11 refused PSN 5: an RDMA WRITE of
-     * 4096 bytes at 0x7f.. with rkey 0x.. : it ends 1 byte past the region's end; ...". What a requester's
-     * IBV_WC_REM_ACCESS_ERR, RNR retries or silence cannot tell.
+     * 4096 bytes at 0x7f.. with rkey 0x.. : it ends 1 byte past the region's end; ...", and its own work requests'
+     * local errors ("QP 0x11: wr_id 4 (RDMA_WRITE) completes with IBV_WC_LOC_PROT_ERR: SGE 0 ..."). What a
+     * requester's IBV_WC_REM_ACCESS_ERR, RNR retries or silence cannot tell. A request refused on every retry is
+     * one line with its count.
      */
     public List<String> refusals() {
-        return nic.diagnostics().recent().stream().map(Object::toString).toList();
+        return nic.diagnostics().summary();
     }
 
     /** Hears each refusal as {@link #refusals} words it, on the device's thread; null stops it. */

@@ -13,6 +13,7 @@ import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.VerbsException;
 import org.softrnic.wire.mad.CmMessage;
+import org.softrnic.wire.mad.CmaHeader;
 import org.softrnic.wire.mad.Mad;
 import org.softrnic.wire.mad.SidrStatus;
 
@@ -366,6 +367,10 @@ public final class CmAgent implements DeviceAgent {
                 from.sgidIndex(), (int) get(CmMessage.REQ, "primary_flow_label", mad), 64,
                 (int) get(CmMessage.REQ, "primary_traffic_class", mad));
         if (listener == null) {
+            nic.diagnostics().refuse(nic.clock().nanoTime(), org.softrnic.nic.Nic.GSI_QPN, org.softrnic.nic.Diagnostics.NO_PSN,
+                    String.format("a connection request (REQ) from %s for service ID 0x%x (%s) is rejected with REJ reason 8,"
+                            + " invalid service ID: nothing listens for it on this device (not yet, or no longer)",
+                            back.dgid(), serviceId, describeService(serviceId)));
             // cm_issue_rej: comm IDs from the REQ's own words, its TID, to where it came from
             transmit(back, CmFormat.rej(Mad.TID.get(mad), u32(mad, 28), remoteId,
                     CmFormat.REJECTED_REQ, REJ_INVALID_SERVICE_ID, new byte[0], new byte[0]));
@@ -509,6 +514,15 @@ public final class CmAgent implements DeviceAgent {
     }
 
     // ---- helpers
+
+    /** An rdma_cm service ID as its port space and port (cma's 0x0000000001PSPORT), else the number alone. */
+    static String describeService(long serviceId) {
+        int ps = (int) (serviceId >>> 16);
+        int port = (int) (serviceId & 0xffff);
+        if (ps == CmaHeader.PS_TCP) return "rdma_cm port " + port;
+        if (ps == CmaHeader.PS_UDP) return "rdma_cm UDP port " + port;
+        return "not an rdma_cm service";
+    }
 
     private byte[] rej(IbCmId id, int reason, byte[] ari, byte[] privateData) {
         boolean ofReq = id.state == CmState.REQ_RCVD || id.state == CmState.MRA_REQ_SENT;

@@ -122,7 +122,7 @@ final class MadPort {
                 } catch (RuntimeException e) {
                     // a MAD the CM could not take must not stop the batch, nor the device: counted, and dropped
                     nic.counters().inc(org.softrnic.nic.Counter.CM_RX_DROPPED);
-                    nic.diagnostics().refuse(nic.clock().nanoTime(), Nic.GSI_QPN, -1, "a MAD QP1 could not take: " + e);
+                    nic.diagnostics().refuse(nic.clock().nanoTime(), Nic.GSI_QPN, org.softrnic.nic.Diagnostics.NO_PSN, "a MAD QP1 could not take: " + e);
                 } finally {
                     postRecv(slot);
                 }

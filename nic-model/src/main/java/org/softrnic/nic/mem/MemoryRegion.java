@@ -84,7 +84,50 @@ public final class MemoryRegion {
         if (!valid) return AccessError.INVALIDATED;
         if (user != pd) return AccessError.PD_MISMATCH;
         if ((access & needed) != needed) return AccessError.ACCESS_DENIED;
-        return inBounds(iova, segment.byteSize(), va, len) ? null : AccessError.OUT_OF_BOUNDS;
+        if (!inBounds(iova, segment.byteSize(), va, len)) return AccessError.OUT_OF_BOUNDS;
+        // hardware would find the pages unmapped; the JDK keeps a closed segment's size, so ask its scope
+        return segment.scope().isAlive() ? null : AccessError.MEMORY_FREED;
+    }
+
+    /** Whether the memory under the region is still there (its arena not closed). */
+    public boolean alive() {
+        return segment.scope().isAlive();
+    }
+
+    /** Copies {@code len} bytes at {@code offset} into the region out to {@code dst}; {@code sge} names the entry for an error. */
+    public void read(long offset, MemorySegment dst, long dstOffset, long len, int sge) {
+        try {
+            MemorySegment.copy(segment, offset, dst, dstOffset, len);
+        } catch (IllegalStateException | WrongThreadException e) {
+            throw new MemoryGone(this, sge, e);
+        }
+    }
+
+    /** Copies {@code len} bytes from {@code src} into the region at {@code offset}. */
+    public void write(MemorySegment src, long srcOffset, long offset, long len, int sge) {
+        try {
+            MemorySegment.copy(src, srcOffset, segment, offset, len);
+        } catch (IllegalStateException | WrongThreadException e) {
+            throw new MemoryGone(this, sge, e);
+        }
+    }
+
+    /** Reads the 8 bytes at {@code offset} in {@code layout}'s order (an atomic's target). */
+    public long getLong(java.lang.foreign.ValueLayout.OfLong layout, long offset) {
+        try {
+            return segment.get(layout, offset);
+        } catch (IllegalStateException | WrongThreadException e) {
+            throw new MemoryGone(this, -1, e);
+        }
+    }
+
+    /** Writes the 8 bytes at {@code offset} in {@code layout}'s order. */
+    public void setLong(java.lang.foreign.ValueLayout.OfLong layout, long offset, long value) {
+        try {
+            segment.set(layout, offset, value);
+        } catch (IllegalStateException | WrongThreadException e) {
+            throw new MemoryGone(this, -1, e);
+        }
     }
 
     /** {@code [va, va+len)} inside {@code [base, base+size)}, in unsigned arithmetic that cannot overflow. */

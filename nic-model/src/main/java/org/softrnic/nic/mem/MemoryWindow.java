@@ -105,7 +105,8 @@ public final class MemoryWindow {
         if (qpPd != pd) return AccessError.PD_MISMATCH;
         if (type == 2 && qpn != boundQpn) return AccessError.PD_MISMATCH;
         if ((access & needed) != needed) return AccessError.ACCESS_DENIED;
-        return MemoryRegion.inBounds(va, length, at, len) ? null : AccessError.OUT_OF_BOUNDS;
+        if (!MemoryRegion.inBounds(va, length, at, len)) return AccessError.OUT_OF_BOUNDS;
+        return mr.alive() ? null : AccessError.MEMORY_FREED;
     }
 
     @Override

@@ -22,12 +22,23 @@ public final class InlineData {
         for (int i = 0; i < wr.numSge; i++) {
             Sge sge = wr.sgList[i];
             MemoryRegion mr = byLkey.apply(sge.lkey);
-            if (mr == null || mr.check(pd, 0, sge.addr, Integer.toUnsignedLong(sge.length)) != null) {
+            var e = mr == null ? null : mr.check(pd, 0, sge.addr, Integer.toUnsignedLong(sge.length));
+            if (e == org.softrnic.nic.mem.AccessError.MEMORY_FREED) return freed(i, sge);
+            if (mr == null || e != null) {
                 return "inline SGE " + i + " is not inside a registered region (lkey 0x" + Integer.toHexString(sge.lkey) + ")";
             }
-            MemorySegment.copy(mr.segment(), ValueLayout.JAVA_BYTE, mr.offsetOf(sge.addr), dest, at, sge.length);
+            try {
+                MemorySegment.copy(mr.segment(), ValueLayout.JAVA_BYTE, mr.offsetOf(sge.addr), dest, at, sge.length);
+            } catch (IllegalStateException | WrongThreadException gone) {
+                return freed(i, sge); // closed by another thread since the check
+            }
             at += sge.length;
         }
         return null;
+    }
+
+    private static String freed(int i, Sge sge) {
+        return "inline SGE " + i + " (lkey 0x" + Integer.toHexString(sge.lkey) + "): the memory under its region was freed"
+                + " (the arena was closed) while the region was still registered";
     }
 }

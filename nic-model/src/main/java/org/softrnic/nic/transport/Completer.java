@@ -52,8 +52,13 @@ final class Completer {
 
     void receive(QpContext c, FrameView v) {
         PacketInfo k = pkt.set(c, v);
-        for (State s = State.CHECK_PSN; s != null; s = step(k, s)) {
+        for (State s = State.CHECK_PSN; s != null; ) {
             if (engine.stateTrace != null) trace(c, s);
+            try {
+                s = step(k, s);
+            } catch (org.softrnic.nic.mem.MemoryGone g) {
+                s = localError(k, k.wqe, "its response"); // an arena closed by another thread as the data was placed
+            }
         }
         k.clear();
         errorAtHead(c);
@@ -208,10 +213,7 @@ final class Completer {
             return State.ERROR;
         }
         // the local buffer may have been deregistered or invalidated meanwhile (rxe: IB_WC_LOC_PROT_ERR)
-        if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w)) {
-            k.status = WcStatus.LOC_PROT_ERR;
-            return State.ERROR;
-        }
+        if (!Sges.stillValid(engine.keys, c.qp.pd(), Access.LOCAL_WRITE, w)) return localError(k, w, "its response");
         Sges.scatter(w, offset, k.p.segment(), k.p.payloadOffset(), len);
         w.received = offset + len;
         return ends ? State.COMP_ACK : State.UPDATE_COMP;
@@ -234,14 +236,21 @@ final class Completer {
     /** The original value into the WQE's buffers, in host (little-endian) order over its SGEs (rxe copy_data). */
     private State atomic(PacketInfo k) {
         SendWqe w = k.wqe;
-        if (!Sges.stillValid(engine.keys, k.ctx().qp.pd(), Access.LOCAL_WRITE, w)) {
-            k.status = WcStatus.LOC_PROT_ERR;
-            return State.ERROR;
-        }
+        if (!Sges.stillValid(engine.keys, k.ctx().qp.pd(), Access.LOCAL_WRITE, w)) return localError(k, w, "its original value");
         if (atomicResult == null) atomicResult = engine.arena.allocate(8, 8);
         atomicResult.set(HOST_LONG, 0, k.p.atomicAckEth().orig());
         Sges.scatter(w, 0, atomicResult, 0, 8);
         return State.COMP_ACK;
+    }
+
+    /** A READ's or atomic's buffers that no longer pass their check: LOC_PROT_ERR, and why in the device's words. */
+    private State localError(PacketInfo k, SendWqe w, String what) {
+        String why = Sges.explain(engine.keys, k.ctx().qp.pd(), w, Access.LOCAL_WRITE, String.format("QP 0x%x", k.ctx().qp.qpn()));
+        engine.refuse(k.ctx().qp.qpn(), org.softrnic.nic.Diagnostics.NO_PSN, String.format(
+                "wr_id %d (%s) completes with %s: %s came, but %s", w.wrId, w.opcode, WcStatus.LOC_PROT_ERR.ibvName(), what,
+                why != null ? why : "a region of its list was deregistered or re-registered since it was posted"));
+        k.status = WcStatus.LOC_PROT_ERR;
+        return State.ERROR;
     }
 
     /** The WQE this response answers is done (rxe complete_ack): a READ or atomic frees its rd_atomic slot. */

@@ -36,9 +36,14 @@ final class Refusals {
             case ACCESS_DENIED -> "the region lacks " + Access.describe(needed & ~mr.access()) + " (it was registered with "
                     + Access.describe(mr.access()) + ")";
             case OUT_OF_BOUNDS -> bounds("region", mr.iova(), mr.length(), va, length);
+            case MEMORY_FREED -> FREED;
             default -> e.name().toLowerCase(java.util.Locale.ROOT);
         };
     }
+
+    /** A region whose memory was freed under it: what hardware would meet as unmapped pages. */
+    static final String FREED = "the memory under its region was freed (the arena was closed) while the region was still"
+            + " registered; deregister a region before freeing its memory";
 
     static String window(AccessError e, MemoryWindow mw, QueuePair qp, String asked, int needed, long va, long length) {
         return asked + ": " + switch (e) {
@@ -49,6 +54,7 @@ final class Refusals {
             case ACCESS_DENIED -> "the window lacks " + Access.describe(needed & ~mw.access()) + " (it was bound with "
                     + Access.describe(mw.access()) + ")";
             case OUT_OF_BOUNDS -> bounds("window", mw.va(), mw.length(), va, length);
+            case MEMORY_FREED -> FREED;
             default -> e.name().toLowerCase(java.util.Locale.ROOT);
         };
     }

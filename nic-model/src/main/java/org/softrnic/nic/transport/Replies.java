@@ -72,8 +72,7 @@ final class Replies {
             if (rop.hasAeth()) w.aeth().syndrome(Aeth.ACK_CREDITS_INVALID).msn(c.respMsn());
             int chunk = (int) Math.min(mtu, length - (long) i * mtu);
             if (chunk > 0) {
-                MemorySegment.copy(region.segment(), region.offsetOf(va + (long) i * mtu), w.payloadSegment(),
-                        w.payloadOffset(), chunk);
+                region.read(region.offsetOf(va + (long) i * mtu), w.payloadSegment(), w.payloadOffset(), chunk, -1);
             }
             engine.transmit(chunk);
         }
@@ -87,11 +86,11 @@ final class Replies {
         MemoryRegion mr = pkt.mr;
         long at = mr.offsetOf(p.atomicEth().va());
         // atomics act on the 8 bytes in host (little-endian) order, as on an x86 host
-        long original = mr.segment().get(HOST_LONG, at);
+        long original = mr.getLong(HOST_LONG, at);
         long updated = pkt.op == Opcode.RC_COMPARE_SWAP
                 ? (original == p.atomicEth().compare() ? p.atomicEth().swapAdd() : original)
                 : original + p.atomicEth().swapAdd();
-        mr.segment().set(HOST_LONG, at, updated);
+        mr.setLong(HOST_LONG, at, updated);
         c.respMsn((c.respMsn() + 1) & 0xffffff);
         ReadAtomicResource r = c.resp.nextResource();
         r.kind = ReadAtomicResource.Kind.ATOMIC;

@@ -146,7 +146,8 @@ final class Requester {
             int needed = w.opcode == SendOpcode.RDMA_READ || w.opcode.isAtomic() ? Access.LOCAL_WRITE : 0;
             AccessError e = Sges.resolve(engine.keys, qp.pd(), w, needed);
             if (e != null) {
-                fail(c, w, WcStatus.LOC_PROT_ERR);
+                failLocal(c, w, WcStatus.LOC_PROT_ERR, Sges.explain(engine.keys, qp.pd(), w, needed,
+                        String.format("QP 0x%x", qp.qpn())) + "; no packet of it was sent");
                 return false;
             }
         }
@@ -173,6 +174,28 @@ final class Requester {
         if (c.reqIndex != 0) return;
         engine.completions.send(c, w, status);
         engine.completions.sendQueueError(c, null);
+    }
+
+    /** {@link #fail}, and why in the device's words: the local check a requester's own completion cannot name. */
+    private void failLocal(QpContext c, SendWqe w, WcStatus status, String why) {
+        engine.refuse(c.qp.qpn(), org.softrnic.nic.Diagnostics.NO_PSN, String.format("wr_id %d (%s) completes with %s: %s",
+                w.wrId, w.opcode, status.ibvName(), why));
+        fail(c, w, status);
+    }
+
+    /**
+     * The payload's bytes into the packet; false, with the WQE failed and nothing sent, when the memory under one
+     * of its regions went away since it was checked (an arena closed by another thread meanwhile).
+     */
+    private boolean payload(QpContext c, SendWqe w, FrameWriter fw, int payload) {
+        try {
+            copyPayload(w, fw, payload);
+            return true;
+        } catch (org.softrnic.nic.mem.MemoryGone g) {
+            failLocal(c, w, WcStatus.LOC_PROT_ERR, String.format("SGE %d with lkey 0x%x: %s; the packet at offset %d was not sent",
+                    g.sge(), g.region().lkey(), Refusals.FREED, w.sent));
+            return false;
+        }
     }
 
     /** SQD: once nothing started before the drain is outstanding, IBV_EVENT_SQ_DRAINED if modify_qp asked for it. */
@@ -230,7 +253,7 @@ final class Requester {
         if (op.hasImmediate()) fw.immDt().value(w.immData);
         if (op.hasInvalidate()) fw.ieth().rkey(w.invalidateRkey);
         if (ud) fw.deth().qkey(w.rare.remoteQkey < 0 ? qp.attr().qkey : w.rare.remoteQkey).sqpn(qp.qpn());
-        copyPayload(w, fw, payload);
+        if (!payload(c, w, fw, payload)) return;
         engine.transmit(payload);
         w.sent += payload;
         c.reqPsn = Psn.add(psn, 1);
@@ -306,7 +329,7 @@ final class Requester {
         FrameWriter fw = engine.begin(c, c.template, Opcode.RC_ATOMIC_WRITE, qp.destQpn(), psn);
         fw.bth().ackReq(true);
         fw.reth().va(w.remoteAddr).rkey(w.rkey).dlen(8);
-        copyPayload(w, fw, 8);
+        if (!payload(c, w, fw, 8)) return;
         engine.transmit(8);
         awaitResponses(c, w, psn, 1);
     }

@@ -75,36 +75,46 @@ final class Responder {
         State state = State.CHK_PSN;
         while (state != State.DONE) {
             if (engine.stateTrace != null) engine.traceStep(k.qpn(), StateTrace.Role.RESPONDER, state.name());
-            state = switch (state) {
-                case CHK_PSN -> checkPsn(k);
-                case CHK_OP_SEQ -> checkOpSeq(k);
-                case CHK_OP_VALID -> checkOpValid(k);
-                case CHK_RESOURCE -> checkResource(k);
-                case CHK_LENGTH -> checkLength(k);
-                case CHK_RKEY -> checkRkey(k);
-                case EXECUTE -> execute(k);
-                case READ_REPLY -> replies.read(k);
-                case ATOMIC_REPLY -> replies.atomic(k);
-                case COMPLETE -> complete(k);
-                case ACKNOWLEDGE -> acknowledge(k);
-                case DUPLICATE_REQUEST -> replies.duplicate(k);
-                case ERR_PSN_OUT_OF_SEQ -> outOfSequence(k);
-                case ERR_RNR -> rnr(k);
-                case ERR_INVALID_REQUEST -> classError(k, NakCode.INVALID_REQUEST, AsyncEvent.Type.QP_REQ_ERR);
-                case ERR_RKEY_VIOLATION -> classError(k, NakCode.REMOTE_ACCESS_ERROR, AsyncEvent.Type.QP_ACCESS_ERR);
-                case ERR_MALFORMED_WQE -> {
-                    // a receive WQE whose buffers fail their check (rxe RESPST_ERR_MALFORMED_WQE): class A on
-                    // RC and UC alike, the WQE completes in error and the QP goes to ERR; only RC sends the NAK
-                    k.status = WcStatus.LOC_PROT_ERR;
-                    yield classError(k, NakCode.REMOTE_OPERATIONAL_ERROR, AsyncEvent.Type.QP_FATAL);
-                }
-                case ERR_LENGTH -> {
-                    k.status = WcStatus.LOC_LEN_ERR;
-                    yield classError(k, NakCode.INVALID_REQUEST, null);
-                }
-                case DROP, DONE -> State.DONE;
-            };
+            try {
+                state = step(k, state);
+            } catch (org.softrnic.nic.mem.MemoryGone g) {
+                // an arena closed by another thread as the data moved: the check that just passed would now fail
+                engine.refuse(k.qpn(), k.psn, k.what() + ": " + Refusals.FREED);
+                state = g.sge() >= 0 ? State.ERR_MALFORMED_WQE : State.ERR_RKEY_VIOLATION;
+            }
         }
+    }
+
+    private State step(PacketInfo k, State state) {
+        return switch (state) {
+            case CHK_PSN -> checkPsn(k);
+            case CHK_OP_SEQ -> checkOpSeq(k);
+            case CHK_OP_VALID -> checkOpValid(k);
+            case CHK_RESOURCE -> checkResource(k);
+            case CHK_LENGTH -> checkLength(k);
+            case CHK_RKEY -> checkRkey(k);
+            case EXECUTE -> execute(k);
+            case READ_REPLY -> replies.read(k);
+            case ATOMIC_REPLY -> replies.atomic(k);
+            case COMPLETE -> complete(k);
+            case ACKNOWLEDGE -> acknowledge(k);
+            case DUPLICATE_REQUEST -> replies.duplicate(k);
+            case ERR_PSN_OUT_OF_SEQ -> outOfSequence(k);
+            case ERR_RNR -> rnr(k);
+            case ERR_INVALID_REQUEST -> classError(k, NakCode.INVALID_REQUEST, AsyncEvent.Type.QP_REQ_ERR);
+            case ERR_RKEY_VIOLATION -> classError(k, NakCode.REMOTE_ACCESS_ERROR, AsyncEvent.Type.QP_ACCESS_ERR);
+            case ERR_MALFORMED_WQE -> {
+                // a receive WQE whose buffers fail their check (rxe RESPST_ERR_MALFORMED_WQE): class A on
+                // RC and UC alike, the WQE completes in error and the QP goes to ERR; only RC sends the NAK
+                k.status = WcStatus.LOC_PROT_ERR;
+                yield classError(k, NakCode.REMOTE_OPERATIONAL_ERROR, AsyncEvent.Type.QP_FATAL);
+            }
+            case ERR_LENGTH -> {
+                k.status = WcStatus.LOC_LEN_ERR;
+                yield classError(k, NakCode.INVALID_REQUEST, null);
+            }
+            case DROP, DONE -> State.DONE;
+        };
     }
 
     /**
@@ -217,11 +227,18 @@ final class Responder {
                 return byType(k, State.ERR_RNR);
             }
             c.respOffset(0);
-            if (Sges.resolve(engine.keys, c.pd, w, Access.LOCAL_WRITE) != null) {
-                return State.ERR_MALFORMED_WQE;
-            }
+            if (Sges.resolve(engine.keys, c.pd, w, Access.LOCAL_WRITE) != null) return malformedReceive(k, w);
         }
         return State.CHK_LENGTH;
+    }
+
+    /** A receive whose buffers fail their check: said in the device's words, then rxe's RESPST_ERR_MALFORMED_WQE. */
+    private State malformedReceive(PacketInfo k, RecvWqe w) {
+        QpContext c = k.ctx();
+        String why = Sges.explain(engine.keys, c.pd, w, Access.LOCAL_WRITE, String.format("QP 0x%x", k.qpn()));
+        engine.refuse(k.qpn(), k.psn, String.format("%s lands in receive wr_id %d, which completes with %s: %s", k.what(), w.wrId,
+                WcStatus.LOC_PROT_ERR.ibvName(), why != null ? why : "a region of its list was deregistered or re-registered since"));
+        return State.ERR_MALFORMED_WQE;
     }
 
     /** The requests that take one of max_dest_rd_atomic's slots (rxe's RXE_READ_OR_ATOMIC_MASK and ATOMIC_WRITE). */
@@ -302,7 +319,7 @@ final class Responder {
             case SEND -> {
                 RecvWqe w = k.ctx().resp.wqe;
                 // the receive's regions may have been deregistered since its first packet (rxe's copy_data looks each up)
-                if (!Sges.stillValid(engine.keys, c.pd(), Access.LOCAL_WRITE, w)) return State.ERR_MALFORMED_WQE;
+                if (!Sges.stillValid(engine.keys, c.pd(), Access.LOCAL_WRITE, w)) return malformedReceive(k, w);
                 Sges.scatter(w, c.respOffset(), p.segment(), p.payloadOffset(), len);
                 c.respOffset(c.respOffset() + len);
             }
@@ -318,7 +335,7 @@ final class Responder {
                     // invalidated, deregistered or mapped elsewhere since the FIRST takes no more of it
                     MemoryRegion m = op.hasReth() ? k.mr : rkeys.resolve(k, c.respWriteRkey(), Access.REMOTE_WRITE, c.respWriteVa(), len);
                     if (m == null) return State.ERR_RKEY_VIOLATION;
-                    MemorySegment.copy(p.segment(), p.payloadOffset(), m.segment(), m.offsetOf(c.respWriteVa()), len);
+                    m.write(p.segment(), p.payloadOffset(), m.offsetOf(c.respWriteVa()), len, -1);
                 }
                 c.respWriteVa(c.respWriteVa() + len);
                 c.respWriteRemaining(c.respWriteRemaining() - len);
@@ -333,7 +350,7 @@ final class Responder {
                 if (op.opClass == OpClass.ATOMIC_WRITE) {
                     // the eight bytes land as one store, as rxe's do_atomic_write
                     long value = p.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, p.payloadOffset());
-                    k.mr.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, k.mr.offsetOf(p.reth().va()), value);
+                    k.mr.setLong(ValueLayout.JAVA_LONG_UNALIGNED, k.mr.offsetOf(p.reth().va()), value);
                 }
                 // FLUSH: memory here is coherent and not persistent-memory backed; placement is immediate
                 return replies.placed(k);

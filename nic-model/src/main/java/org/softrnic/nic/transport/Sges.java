@@ -24,6 +24,38 @@ final class Sges {
     }
 
     /**
+     * Why the list fails the check {@link #resolve} makes, in words with the numbers: the first entry that fails,
+     * its range and lkey, and what its region covers. Null when every entry passes.
+     */
+    static String explain(KeyTable keys, ProtectionDomain pd, Wqe w, int needed, String qpName) {
+        for (int i = 0; i < w.numSge; i++) {
+            long addr = w.sgeAddr(i);
+            long len = Integer.toUnsignedLong(w.sgeLength(i));
+            String sge = String.format("SGE %d [0x%x, +%d) with lkey 0x%x", i, addr, len, w.sgeLkey(i));
+            MemoryRegion mr = keys.byLkey(w.sgeLkey(i));
+            if (mr == null) {
+                return sge + ": no region on this device has that lkey (a deregistered region, an rkey or a key of"
+                        + " another device)";
+            }
+            AccessError e = mr.check(pd, needed, addr, len);
+            if (e == null) continue;
+            if (e == AccessError.OUT_OF_BOUNDS) {
+                return sge + " lies outside its region: " + Refusals.bounds("region", mr.iova(), mr.length(), addr, len);
+            }
+            return sge + ": " + switch (e) {
+                case PD_MISMATCH -> String.format("its region is in PD %d, %s in PD %d", mr.pd().handle(), qpName, pd.handle());
+                case ACCESS_DENIED -> "its region lacks " + org.softrnic.verbs.Access.describe(needed & ~mr.access())
+                        + ", which a READ or an atomic needs to place its result (it was registered with "
+                        + org.softrnic.verbs.Access.describe(mr.access()) + ")";
+                case INVALIDATED -> "its region was invalidated";
+                case MEMORY_FREED -> Refusals.FREED;
+                default -> e.name().toLowerCase(java.util.Locale.ROOT);
+            };
+        }
+        return null;
+    }
+
+    /**
      * Whether the regions {@link #resolve} found for the list still stand: each still registered under its
      * lkey, valid, and still covering its SGE with the access needed (a fast-register region invalidated and
      * mapped again under the same key may lie elsewhere now). Checked again each time data is placed, as
@@ -61,8 +93,8 @@ final class Sges {
             int chunk = (int) Math.min(sgeLen - skip, len - done);
             MemoryRegion mr = w.sgeMr(i);
             long memOff = mr.offsetOf(w.sgeAddr(i)) + skip;
-            if (toPacket) MemorySegment.copy(mr.segment(), memOff, pkt, pktOff + done, chunk);
-            else MemorySegment.copy(pkt, pktOff + done, mr.segment(), memOff, chunk);
+            if (toPacket) mr.read(memOff, pkt, pktOff + done, chunk, i);
+            else mr.write(pkt, pktOff + done, memOff, chunk, i);
             done += chunk;
             skip = 0;
         }

@@ -46,6 +46,8 @@ final class UdReceiver {
         WcStatus status = WcStatus.SUCCESS;
         if (Sges.resolve(engine.keys, qp.pd(), w, Access.LOCAL_WRITE) != null) {
             status = WcStatus.LOC_PROT_ERR;
+            engine.refuse(qp.qpn(), pkt.psn, String.format("a UD datagram lands in receive wr_id %d, which completes with %s: %s",
+                    w.wrId, status.ibvName(), Sges.explain(engine.keys, qp.pd(), w, Access.LOCAL_WRITE, String.format("QP 0x%x", qp.qpn()))));
         } else if (GRH_BYTES + (long) len > w.length) {
             status = WcStatus.LOC_LEN_ERR;
         } else {
@@ -57,8 +59,13 @@ final class UdReceiver {
             } else {
                 MemorySegment.copy(pkt.frame.buffer().segment, pkt.frame.ipOffset(), grh, 0, 40);
             }
-            Sges.scatter(w, 0, grh, 0, GRH_BYTES);
-            Sges.scatter(w, GRH_BYTES, p.segment(), p.payloadOffset(), len);
+            try {
+                Sges.scatter(w, 0, grh, 0, GRH_BYTES);
+                Sges.scatter(w, GRH_BYTES, p.segment(), p.payloadOffset(), len);
+            } catch (org.softrnic.nic.mem.MemoryGone g) {
+                status = WcStatus.LOC_PROT_ERR; // an arena closed by another thread as the datagram was placed
+                engine.refuse(qp.qpn(), pkt.psn, String.format("a UD datagram lands in receive wr_id %d: %s", w.wrId, Refusals.FREED));
+            }
         }
         int flags = WorkCompletion.WC_GRH;
         int imm = 0;

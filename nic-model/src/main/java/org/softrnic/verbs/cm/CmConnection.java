@@ -57,7 +57,8 @@ public final class CmConnection implements AutoCloseable {
             if (id != null) id.close();
             ch.close();
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-            throw e instanceof VerbsException v ? v : new VerbsException("rdma_connect", Errno.EINTR, e.toString());
+            if (e instanceof RuntimeException r) throw r; // as it came: a refusal's own type and words
+            throw new VerbsException("rdma_connect", Errno.EINTR, "interrupted while connecting");
         }
     }
 

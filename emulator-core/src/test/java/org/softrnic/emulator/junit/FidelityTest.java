@@ -1,0 +1,243 @@
+package org.softrnic.emulator.junit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
+import org.softrnic.verbs.Access;
+import org.softrnic.verbs.CompletionQueue;
+import org.softrnic.verbs.Endpoint;
+import org.softrnic.verbs.MemoryRegion;
+import org.softrnic.verbs.ProtectionDomain;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpInitAttr;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.RdmaContext;
+import org.softrnic.verbs.SendFlags;
+import org.softrnic.verbs.SendOpcode;
+import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.WcStatus;
+import org.softrnic.verbs.WorkCompletion;
+import org.softrnic.verbs.VerbsException;
+import org.softrnic.verbs.Errno;
+import org.softrnic.verbs.cm.CmConnection;
+import org.softrnic.verbs.cm.CmListener;
+import org.softrnic.verbs.cm.ConnParam;
+
+/**
+ * What a user's test sees when its own code is wrong, on every fabric, through the public API and the
+ * extension alone: an error completion where hardware would give one, never a request that vanishes, and the
+ * failure explained in the refusing device's words.
+ */
+class FidelityTest {
+
+    /** A's QP connected to B's, a region of A's over memory the caller can free, and B's writable region. */
+    static final class Setup implements AutoCloseable {
+        final Arena arena = Arena.ofShared();
+        final Arena kept = Arena.ofShared();
+        final ProtectionDomain pdA;
+        final ProtectionDomain pdB;
+        final CompletionQueue cqA;
+        final CompletionQueue cqB;
+        final MemoryRegion src;
+        final MemoryRegion dst;
+        final QueuePair qpA;
+        final QueuePair qpB;
+        final Endpoint endB;
+
+        Setup(RdmaContext a, RdmaContext b) {
+            pdA = a.allocPd();
+            pdB = b.allocPd();
+            cqA = a.createCq(16);
+            cqB = b.createCq(16);
+            src = pdA.regMr(arena.allocate(4096, 4096), Access.LOCAL_WRITE);
+            dst = pdB.regMr(kept.allocate(4096, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            qpA = pdA.createQp(QpInitAttr.rc(cqA, QpCaps.of(8, 8)));
+            qpB = pdB.createQp(QpInitAttr.rc(cqB, QpCaps.of(8, 8)));
+            Endpoint endA = Endpoint.of(a, qpA);
+            endB = Endpoint.of(b, qpB).withRegion(dst);
+            qpA.connect(endA, endB);
+            qpB.connect(endB, endA);
+        }
+
+        /** A signalled WRITE of {@code size} bytes from {@code addr} (lkey: A's region's) into B's region. */
+        WorkCompletion write(long addr, int size) {
+            SendWr wr = new SendWr(1).sge(addr, size, src.lkey());
+            wr.wrId = 4;
+            wr.opcode = SendOpcode.RDMA_WRITE;
+            wr.sendFlags = SendFlags.SIGNALED;
+            wr.remoteAddr = endB.addr();
+            wr.rkey = endB.rkey();
+            qpA.postSend(wr);
+            return ConnectTest.poll(cqA);
+        }
+
+        @Override
+        public void close() {
+            qpB.close();
+            qpA.close();
+            dst.close();
+            src.close();
+            cqB.close();
+            cqA.close();
+            pdB.close();
+            pdA.close();
+            if (arena.scope().isAlive()) arena.close();
+            kept.close();
+        }
+    }
+
+    /** The memory under a registered region is freed, then a WRITE is posted from it. */
+    static WorkCompletion writeFromFreedMemory(RdmaContext a, RdmaContext b) {
+        try (Setup s = new Setup(a, b)) {
+            s.arena.close();
+            WorkCompletion wc = s.write(s.src.addr(), 64);
+            assertEquals(QpState.ERR, s.qpA.query().qpState, "a local protection error moves the QP to ERR");
+            return wc;
+        }
+    }
+
+    @SoftRnicTest
+    static class FreedMemoryVirtual {
+        @Test
+        void writeFromFreedMemory(RdmaContext a, RdmaContext b) {
+            assertEquals(WcStatus.SUCCESS, FidelityTest.writeFromFreedMemory(a, b).status);
+        }
+    }
+
+    @SoftRnicTest(fabric = SoftRnicTest.Fabric.THREADED)
+    static class FreedMemoryThreaded {
+        @Test
+        void writeFromFreedMemory(RdmaContext a, RdmaContext b) {
+            assertEquals(WcStatus.SUCCESS, FidelityTest.writeFromFreedMemory(a, b).status);
+        }
+    }
+
+    /** A WRITE whose SGE runs one byte past its region. */
+    @SoftRnicTest
+    static class OutsideItsRegion {
+        @Test
+        void writeOnePastTheEnd(RdmaContext a, RdmaContext b) {
+            try (Setup s = new Setup(a, b)) {
+                assertEquals(WcStatus.SUCCESS, s.write(s.src.addr() + 1, 4096).status);
+            }
+        }
+    }
+
+    /** A region over a segment of a confined arena: the device's own thread could never reach it. */
+    static void registerConfined(RdmaContext a) {
+        try (Arena confined = Arena.ofConfined(); ProtectionDomain pd = a.allocPd()) {
+            VerbsException e = org.junit.jupiter.api.Assertions.assertThrows(VerbsException.class,
+                    () -> pd.regMr(confined.allocate(4096), Access.LOCAL_WRITE));
+            assertEquals(Errno.EINVAL, e.errno());
+            assertTrue(e.getMessage().contains("confined to another thread"), e.getMessage());
+        }
+    }
+
+    @SoftRnicTest
+    static class ConfinedVirtual {
+        @Test
+        void register(RdmaContext a) {
+            registerConfined(a);
+        }
+    }
+
+    @SoftRnicTest(fabric = SoftRnicTest.Fabric.THREADED)
+    static class ConfinedThreaded {
+        @Test
+        void register(RdmaContext a) {
+            registerConfined(a);
+        }
+    }
+
+    @Test
+    void aConfinedSegmentIsRefusedOnEveryFabric() {
+        assertEquals(0, SoftRnicExtensionTest.run(ConfinedVirtual.class).size());
+        assertEquals(0, SoftRnicExtensionTest.run(ConfinedThreaded.class).size());
+    }
+
+    /** An rdma_cm server on a thread of its own, its client on the test's thread, as a user writes the pair. */
+    static void serverThreadAndClient(SoftRnicRun run) throws Exception {
+        var at = new java.net.InetSocketAddress("10.0.0.2", 7174);
+        var listening = new java.util.concurrent.CountDownLatch(1);
+        Thread server = Thread.ofPlatform().name("cm-server").start(() -> {
+            try (CmListener l = CmListener.listen(at)) {
+                listening.countDown();
+                try (CmConnection c = l.accept(QpCaps.of(4, 4), ConnParam.DEFAULT, java.time.Duration.ofSeconds(10))) {
+                    c.id().disconnect();
+                }
+            } catch (Exception e) {
+                listening.countDown();
+            }
+        });
+        listening.await();
+        Thread.sleep(100);
+        try (CmConnection c = CmConnection.connect(at, QpCaps.of(4, 4), ConnParam.DEFAULT, java.time.Duration.ofSeconds(10))) {
+            assertEquals(QpState.RTS, c.qp().query().qpState);
+        } finally {
+            server.join(20_000);
+        }
+    }
+
+    @SoftRnicTest
+    static class CmServerThreadVirtual {
+        @Test
+        void connect(SoftRnicRun run) throws Exception {
+            serverThreadAndClient(run);
+        }
+    }
+
+    @SoftRnicTest(fabric = SoftRnicTest.Fabric.THREADED)
+    static class CmServerThreadThreaded {
+        @Test
+        void connect(SoftRnicRun run) throws Exception {
+            serverThreadAndClient(run);
+        }
+    }
+
+    @Test
+    void aServerThreadWorksOnThreadedAndIsRefusedOnVirtualWithTheFabricToUseNamed() {
+        assertEquals(0, SoftRnicExtensionTest.run(CmServerThreadThreaded.class).size());
+        String m = failureOf(CmServerThreadVirtual.class);
+        System.out.println("CmServerThreadVirtual:\n" + m + "\n");
+        assertTrue(m.matches("(?s).*softrnic: rnic\\d: thread '(main|cm-server)' called a device of the virtual-time fabric after"
+                + " thread '(main|cm-server)' used it; that fabric runs all its devices on one thread.*"), m);
+        assertTrue(m.contains("needs @SoftRnicTest(fabric = THREADED)"), m);
+    }
+
+    static String failureOf(Class<?> fixture) {
+        List<TestExecutionSummary.Failure> f = SoftRnicExtensionTest.run(fixture);
+        assertEquals(1, f.size(), fixture.getSimpleName());
+        return f.getFirst().getException().getMessage();
+    }
+
+    @Test
+    void aWriteFromFreedMemoryCompletesWithALocalProtectionErrorOnEveryFabricAndSaysWhy() {
+        for (Class<?> fixture : List.of(FreedMemoryVirtual.class, FreedMemoryThreaded.class)) {
+            String m = failureOf(fixture);
+            System.out.println(fixture.getSimpleName() + ":\n" + m + "\n");
+            assertTrue(m.startsWith("expected: <SUCCESS> but was: <LOC_PROT_ERR>"), m);
+            assertTrue(m.matches("(?s).*softrnic: rnic0: QP 0x[0-9a-f]+: wr_id 4 \\(RDMA_WRITE\\) completes with IBV_WC_LOC_PROT_ERR:"
+                    + " SGE 0 \\[0x[0-9a-f]+, \\+64\\) with lkey 0x[0-9a-f]+: the memory under its region was freed \\(the arena was"
+                    + " closed\\) while the region was still registered.*"), m);
+            assertFalse(m.contains(".pcap"), "no capture is pointed at: no packet was sent");
+        }
+        assertTrue(failureOf(FreedMemoryVirtual.class).contains("softrnic: no packet was sent in this run"));
+    }
+
+    @Test
+    void aLocalProtectionErrorNamesTheSgeTheLkeyAndWhatTheRegionCovers() {
+        String m = failureOf(OutsideItsRegion.class);
+        System.out.println("OutsideItsRegion:\n" + m + "\n");
+        assertTrue(m.startsWith("expected: <SUCCESS> but was: <LOC_PROT_ERR>"), m);
+        assertTrue(m.matches("(?s).*softrnic: rnic0: QP 0x[0-9a-f]+: wr_id 4 \\(RDMA_WRITE\\) completes with IBV_WC_LOC_PROT_ERR:"
+                + " SGE 0 \\[0x([0-9a-f]+), \\+4096\\) with lkey 0x[0-9a-f]+ lies outside its region: it ends 1 byte past the"
+                + " region's end; the region is \\[0x[0-9a-f]+, 0x[0-9a-f]+\\); no packet of it was sent.*"), m);
+        assertTrue(m.contains("softrnic: no packet was sent in this run"), m);
+    }
+}

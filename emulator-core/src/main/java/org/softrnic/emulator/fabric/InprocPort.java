@@ -44,7 +44,8 @@ public final class InprocPort implements Port {
     private SplittableRandom[] randoms = new SplittableRandom[0];
     private int made;
     private long order;
-    private volatile long dropped;
+    /** What the fault model did to this port's packets (written on the sender's thread: this port's). */
+    private final org.softrnic.nic.sim.LinkCounts counts = new org.softrnic.nic.sim.LinkCounts();
     private volatile boolean asleep;
     private volatile Thread loop;
 
@@ -73,8 +74,13 @@ public final class InprocPort implements Port {
     }
 
     @Override
+    public void putLinkCounts(java.util.Map<String, Long> counters) {
+        counts.putInto(counters);
+    }
+
+    @Override
     public long dropped() {
-        return dropped;
+        return counts.droppedCount();
     }
 
     @Override
@@ -91,13 +97,13 @@ public final class InprocPort implements Port {
     private PacketBuffer send(PacketBuffer buffer, int offset, int length, boolean copy) {
         InprocPort to = fabric.route(buffer.segment, offset);
         if (to == null) {
-            dropped++; // no device has that address: gone, as on a real network
+            counts.dropped(); // no device has that address: gone, as on a real network
             return buffer;
         }
         LinkFaults f = fabric.faults(this, to);
         SplittableRandom r = random(to.index);
         if (f.loss() > 0 && r.nextDouble() < f.loss()) {
-            dropped++;
+            counts.dropped();
             return buffer;
         }
         Frame frame = take();
@@ -112,11 +118,18 @@ public final class InprocPort implements Port {
         frame.offset = offset;
         frame.length = length;
         frame.due = System.nanoTime() + f.delayNanos() + (f.jitterNanos() > 0 ? r.nextLong(f.jitterNanos()) : 0);
-        if (f.reorder() > 0 && r.nextDouble() < f.reorder()) frame.due += f.delayNanos() + 1;
-        if (f.ecnMark() > 0 && r.nextDouble() < f.ecnMark()) Ecn.markCongestion(frame.buffer.segment, offset);
+        if (f.reorder() > 0 && r.nextDouble() < f.reorder()) {
+            frame.due += f.delayNanos() + 1;
+            counts.reordered();
+        }
+        if (f.ecnMark() > 0 && r.nextDouble() < f.ecnMark()) {
+            Ecn.markCongestion(frame.buffer.segment, offset);
+            counts.ecnMarked();
+        }
         if (f.duplicate() > 0 && r.nextDouble() < f.duplicate()) {
             Frame twin = take();
             if (twin != null) {
+                counts.duplicated();
                 MemorySegment.copy(frame.buffer.segment, offset, twin.buffer.segment, offset, length);
                 twin.offset = offset;
                 twin.length = length;
@@ -137,7 +150,7 @@ public final class InprocPort implements Port {
 
     private void send(InprocPort to, Frame frame) {
         if (!to.accept(frame)) {
-            dropped++;
+            counts.dropped();
             free.push(frame);
         }
     }

@@ -61,6 +61,17 @@ public interface Port extends PacketSink, AutoCloseable {
     /** Packets this port dropped on the way out (loss injected, no such destination, full queues). */
     long dropped();
 
+    /**
+     * What the link's fault model did to this port's packets, under the counter names link_dropped,
+     * link_duplicated, link_reordered and link_ecn_marked; a link that only drops reports the others as 0.
+     */
+    default void putLinkCounts(java.util.Map<String, Long> counters) {
+        counters.put("link_dropped", dropped());
+        counters.put("link_duplicated", 0L);
+        counters.put("link_reordered", 0L);
+        counters.put("link_ecn_marked", 0L);
+    }
+
     @Override
     void close();
 }

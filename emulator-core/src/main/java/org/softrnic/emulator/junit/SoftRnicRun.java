@@ -60,12 +60,13 @@ public final class SoftRnicRun {
         if (fabric.isVirtual()) fabric.simulation().tracing(true);
         for (int i = 0; i < shape.devices(); i++) {
             String name = i < shape.names().length ? shape.names()[i] : "rnic" + i;
-            devices.add(fabric.add(SoftRnicConfig.builder().name(name).gid("10.0.0." + (i + 1)).mtu(shape.mtu()).seed(seed + i).build()));
-        }
-        if (faults != null) {
-            FaultConfig f = new FaultConfig(faults.loss(), faults.duplicate(), faults.reorder(), faults.delayMicros() * 1000,
-                    faults.jitterMicros() * 1000, faults.ecnMark(), seed);
-            for (SoftRnic from : devices) for (SoftRnic to : devices) if (from != to) fabric.faults(from, to, f);
+            var config = SoftRnicConfig.builder().name(name).gid("10.0.0." + (i + 1)).mtu(shape.mtu()).seed(seed + i);
+            if (faults != null) {
+                // each device's links draw from the test's seed (on THREADED each port has its own generator)
+                config.faults(new FaultConfig(faults.loss(), faults.duplicate(), faults.reorder(), faults.delayMicros() * 1000,
+                        faults.jitterMicros() * 1000, faults.ecnMark(), seed + i));
+            }
+            devices.add(fabric.add(config.build()));
         }
     }
 
@@ -97,6 +98,29 @@ public final class SoftRnicRun {
         RdmaContext c = fabric == null ? realDevice().open() : device(i).open();
         contexts.add(c);
         return c;
+    }
+
+    /** Counters the fault model fills, summed by {@link #faults()}. */
+    private static final List<String> FAULT_COUNTERS = List.of("link_dropped", "link_duplicated", "link_reordered", "link_ecn_marked");
+
+    /**
+     * What {@link Faults} did in this run, over every device's packets: link_dropped, link_duplicated,
+     * link_reordered and link_ecn_marked (each device's own are in its counters under the same names), so that a
+     * test can assert that the loss it asked for happened.
+     */
+    public java.util.Map<String, Long> faults() {
+        java.util.Map<String, Long> sum = new java.util.LinkedHashMap<>();
+        for (String name : FAULT_COUNTERS) sum.put(name, 0L);
+        for (SoftRnic d : devices) {
+            var c = d.counters();
+            for (String name : FAULT_COUNTERS) sum.merge(name, c.getOrDefault(name, 0L), Long::sum);
+        }
+        return sum;
+    }
+
+    /** Packets the fault model dropped in this run, over every device: {@code faults().get("link_dropped")}. */
+    public long dropped() {
+        return faults().get("link_dropped");
     }
 
     /** Every device's refusals, each named by its device: "rnic1: QP 0x11 refused PSN 5: ...". */

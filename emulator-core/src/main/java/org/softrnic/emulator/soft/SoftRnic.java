@@ -42,6 +42,8 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     private final RegionTable regions = new RegionTable();
     private final int maxInline;
     private volatile boolean closed;
+    /** On the virtual fabric, what its fault model did to this device's packets (a port counts its own). */
+    private org.softrnic.nic.sim.LinkCounts linkCounts;
 
     private SoftRnic(SoftRnicConfig config, Nic nic, Runner runner, Port port, Runnable onClose) {
         this.config = config;
@@ -85,6 +87,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     static SoftRnic virtual(SoftRnicConfig config, SimFabric fabric, FabricThread thread, Nic nic) {
         VirtualRunner runner = new VirtualRunner(nic, fabric, thread, nic.queryDevice().maxSge(), nic.queryDevice().maxInlineData());
         SoftRnic device = new SoftRnic(config, nic, runner, null, () -> { });
+        device.linkCounts = fabric.linkCounts(nic);
         runner.startChecking();
         return device;
     }
@@ -218,7 +221,8 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     /** The counters (rxe's names and softrnic's), read while the device runs. */
     public Map<String, Long> counters() {
         Map<String, Long> m = new java.util.LinkedHashMap<>(nic.counters().snapshot());
-        m.put("link_dropped", port == null ? 0 : port.dropped());
+        if (port != null) port.putLinkCounts(m);
+        else if (linkCounts != null) linkCounts.putInto(m);
         m.put("post_refused", runner instanceof LoopRunner l ? l.refused() : 0L);
         m.put("loop_failures", runner.failures());
         return m;

@@ -74,7 +74,10 @@ class FidelityTest {
             wr.remoteAddr = endB.addr();
             wr.rkey = endB.rkey();
             qpA.postSend(wr);
-            return ConnectTest.poll(cqA);
+            WorkCompletion[] wc = {new WorkCompletion()};
+            long end = System.nanoTime() + 10_000_000_000L; // a lost packet waits out its retransmission timer on THREADED
+            while (cqA.poll(wc) == 0 && System.nanoTime() < end) Thread.onSpinWait();
+            return wc[0];
         }
 
         @Override
@@ -208,6 +211,40 @@ class FidelityTest {
         assertTrue(m.matches("(?s).*softrnic: rnic\\d: thread '(main|cm-server)' called a device of the virtual-time fabric after"
                 + " thread '(main|cm-server)' used it; that fabric runs all its devices on one thread.*"), m);
         assertTrue(m.contains("needs @SoftRnicTest(fabric = THREADED)"), m);
+    }
+
+    /** Forty WRITEs under the fault model: each completes, and the run shows what the faults did. */
+    static void writesUnderFaults(RdmaContext a, RdmaContext b, SoftRnicRun run) {
+        try (Setup s = new Setup(a, b)) {
+            for (int i = 0; i < 40; i++) assertEquals(WcStatus.SUCCESS, s.write(s.src.addr(), 1024).status);
+        }
+        var f = run.faults();
+        assertTrue(run.dropped() > 0 && f.get("link_duplicated") > 0 && f.get("link_ecn_marked") > 0, f.toString());
+        assertEquals(run.dropped(), run.device(0).counters().get("link_dropped") + run.device(1).counters().get("link_dropped"));
+    }
+
+    @SoftRnicTest
+    @Faults(loss = 0.2, duplicate = 0.2, ecnMark = 0.2)
+    static class FaultsVirtual {
+        @Test
+        void writes(RdmaContext a, RdmaContext b, SoftRnicRun run) {
+            writesUnderFaults(a, b, run);
+        }
+    }
+
+    @SoftRnicTest(fabric = SoftRnicTest.Fabric.THREADED)
+    @Faults(loss = 0.2, duplicate = 0.2, ecnMark = 0.2)
+    static class FaultsThreaded {
+        @Test
+        void writes(RdmaContext a, RdmaContext b, SoftRnicRun run) {
+            writesUnderFaults(a, b, run);
+        }
+    }
+
+    @Test
+    void whatTheFaultModelDidIsCountedOnEveryFabric() {
+        assertEquals(List.of(), SoftRnicExtensionTest.run(FaultsVirtual.class).stream().map(x -> x.getException().getMessage()).toList());
+        assertEquals(List.of(), SoftRnicExtensionTest.run(FaultsThreaded.class).stream().map(x -> x.getException().getMessage()).toList());
     }
 
     static String failureOf(Class<?> fixture) {

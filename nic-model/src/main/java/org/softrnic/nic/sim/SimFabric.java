@@ -155,6 +155,22 @@ public final class SimFabric {
         return packetCount;
     }
 
+    /** What the fault model did to the packets {@code nic} sent. */
+    public LinkCounts linkCounts(Nic nic) {
+        int i = nics.indexOf(nic);
+        if (i < 0) throw new IllegalArgumentException(nic + " is not on this fabric");
+        return linkCounts(i);
+    }
+
+    private LinkCounts linkCounts(int from) {
+        if (from >= linkCounts.length) linkCounts = java.util.Arrays.copyOf(linkCounts, Math.max(from + 1, linkCounts.length * 2));
+        LinkCounts c = linkCounts[from];
+        if (c == null) linkCounts[from] = c = new LinkCounts();
+        return c;
+    }
+
+    private LinkCounts[] linkCounts = new LinkCounts[4];
+
     /** Packets the link dropped (loss, drop rule, or no device at the destination address). */
     public long droppedCount() {
         return droppedCount;
@@ -171,20 +187,26 @@ public final class SimFabric {
         long now = clock.nanoTime();
         long at = now + faults.delayNanos() + (faults.jitterNanos() > 0 ? random.nextLong(faults.jitterNanos()) : 0);
         boolean lost = faults.loss() > 0 && random.nextDouble() < faults.loss();
-        if (faults.reorder() > 0 && random.nextDouble() < faults.reorder()) at += faults.delayNanos() + 1;
+        boolean reordered = faults.reorder() > 0 && random.nextDouble() < faults.reorder();
+        if (reordered) at += faults.delayNanos() + 1;
         Packet p = tracing || dropRule != null ? new Packet(now, at, from, bytes, false, false) : null;
+        LinkCounts counts = linkCounts(from);
         if (lost || to < 0 || (dropRule != null && dropRule.test(p))) {
             droppedCount++;
+            counts.dropped();
             if (tracing) trace.add(new Packet(now, at, from, bytes, true, false));
             if (pooled) arrays.give(bytes);
             return;
         }
+        if (reordered) counts.reordered();
         if (faults.ecnMark() > 0 && random.nextDouble() < faults.ecnMark()) {
             Ecn.markCongestion(java.lang.foreign.MemorySegment.ofArray(bytes).asSlice(0, len), 0);
+            counts.ecnMarked();
         }
         if (tracing) trace.add(p);
         inFlight.add(flying(at, to, bytes, len, pooled));
         if (faults.duplicate() > 0 && random.nextDouble() < faults.duplicate()) {
+            counts.duplicated();
             long dupAt = at + 1 + random.nextLong(faults.delayNanos() + 1);
             if (tracing) trace.add(new Packet(now, dupAt, from, bytes, false, true));
             byte[] copy = bytes;

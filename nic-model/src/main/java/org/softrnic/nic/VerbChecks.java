@@ -93,7 +93,8 @@ final class VerbChecks {
         String verb = "ibv_post_send";
         QpState s = qp.state();
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
-            throw error(verb, Errno.EINVAL, qp + ": sends need RTS");
+            throw error(verb, Errno.EINVAL, qp + ": sends need RTS" + (s == QpState.RTR ? " (modify it to RTS too)"
+                    : "; was it connected? (qp.connect, or ibv_modify_qp to INIT, RTR and RTS)"));
         }
         if (wr.numSge < 0 || wr.numSge > qp.caps().maxSendSge()) {
             throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_send_sge " + qp.caps().maxSendSge());
@@ -131,7 +132,9 @@ final class VerbChecks {
     static void recv(QueuePair qp, RecvWr wr) {
         String verb = "ibv_post_recv";
         if (qp.srq() != null) throw error(verb, Errno.EINVAL, qp + " receives from an SRQ");
-        if (qp.state() == QpState.RESET) throw error(verb, Errno.EINVAL, qp + ": receives need INIT or later");
+        if (qp.state() == QpState.RESET) {
+            throw error(verb, Errno.EINVAL, qp + ": receives need INIT or later (qp.connect, or ibv_modify_qp to INIT)");
+        }
         if (wr.numSge < 0 || wr.numSge > qp.caps().maxRecvSge()) {
             throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_recv_sge " + qp.caps().maxRecvSge());
         }

@@ -124,8 +124,44 @@ class RefusalsTest {
         wr.rkey = p.b.mr.rkey();
         p.a.post(wr);
         p.fabric.run(p.fabric.clock().nanoTime() + 100_000);
-        assertTrue(p.b.nic.diagnostics().recent().getFirst().why().equals("the QP is in IBV_QPS_INIT; it takes requests in RTR, RTS, SQD and SQE (dropped)"),
+        assertTrue(p.b.nic.diagnostics().recent().getFirst().why().equals("the QP is in IBV_QPS_INIT; it takes requests in RTR, RTS, SQD and SQE"
+                        + " (dropped): it was never moved to RTR (qp.connect does it, or ibv_modify_qp with the peer's QPN, PSN and path)"),
                 p.b.nic.diagnostics().recent().toString());
+    }
+
+    /** A responder never connected refuses every try; the refusal is said once, with its count and spacing. */
+    @Test
+    void aRequestRefusedOnEveryRetryIsSaidOnceWithItsCount() {
+        Pair p = Pair.rc();
+        p.b.nic.modifyQp(p.b.qp, new org.softrnic.verbs.QpAttr().state(org.softrnic.verbs.QpState.RESET), org.softrnic.verbs.QpAttrMask.STATE);
+        SendWr wr = p.a.wr(1, SendOpcode.RDMA_WRITE, 0, 64);
+        wr.remoteAddr = p.b.va(0);
+        wr.rkey = p.b.mr.rkey();
+        p.a.post(wr);
+        p.run();
+        assertEquals(List.of(WcStatus.RETRY_EXC_ERR), p.a.sendCompletions().stream().map(w -> w.status).toList());
+        List<String> said = p.b.nic.diagnostics().summary();
+        assertEquals(1, said.size(), said.toString());
+        // retry_cnt 7: the first try and 7 retries, a local ACK timeout apart (Pair's QPs: timeout 14, 67.1 ms)
+        assertTrue(said.getFirst().matches("QP 0x11 refused PSN 256: the QP is in IBV_QPS_RESET; .* \\(dropped\\): was it ever"
+                + " connected\\? .* \\(8 times: the first try and 7 retries, 67 ms apart\\)"), said.getFirst());
+        String requester = p.a.nic.diagnostics().summary().getFirst();
+        assertTrue(requester.startsWith("QP 0x11: wr_id 1 (RDMA_WRITE) completes with IBV_WC_RETRY_EXC_ERR: the first try and 7"
+                + " retries, a local ACK timeout apart (timeout 14, 67.1 ms), went unanswered"), requester);
+    }
+
+    /** A SEND that meets RNR NAKs until rnr_retry runs out: the requester's device says the receive was missing. */
+    @Test
+    void rnrRetriesRunOutWithTheMissingReceiveNamed() {
+        Pair p = new Pair(org.softrnic.verbs.QpType.RC, org.softrnic.verbs.Mtu.MTU_1024, 1, a -> a.rnrRetry = 2);
+        p.a.post(p.a.wr(1, SendOpcode.SEND, 0, 64));
+        p.run();
+        assertEquals(List.of(WcStatus.RNR_RETRY_EXC_ERR), p.a.sendCompletions().stream().map(w -> w.status).toList());
+        String requester = p.a.nic.diagnostics().summary().getFirst();
+        assertTrue(requester.startsWith("QP 0x11: wr_id 1 (SEND) completes with IBV_WC_RNR_RETRY_EXC_ERR: the peer answered RNR NAK"
+                + " (receiver not ready) to the first try and 2 retries: it had no receive posted"), requester);
+        assertTrue(p.b.nic.diagnostics().summary().getFirst().contains("(3 times: the first try and 2 retries"),
+                p.b.nic.diagnostics().summary().toString());
     }
 
     private static org.softrnic.verbs.QpAttr initAttr() {

@@ -78,13 +78,20 @@ public final class SoftRnicExtension implements BeforeEachCallback, AfterEachCal
         if (run == null || failure instanceof org.opentest4j.TestAbortedException) throw failure;
         StringBuilder why = new StringBuilder(String.valueOf(failure.getMessage()));
         for (String refusal : run.refusals()) why.append("\nsoftrnic: ").append(refusal);
-        why.append("\nsoftrnic: seed ").append(run.seed()).append("; replay with ").append(run.replay());
+        if (run.fabric() != null && !run.fabric().isVirtual()) {
+            // threads and the wall clock order a threaded run: the seed fixes its faults, not its interleaving
+            why.append("\nsoftrnic: seed ").append(run.seed()).append(" drew the faults; the threaded fabric's timing is the machine's,")
+                    .append(" so ").append(run.replay()).append(" runs it again but not always the same way");
+        } else {
+            why.append("\nsoftrnic: seed ").append(run.seed()).append("; replay with ").append(run.replay());
+        }
         if (run.packetsTraced() == 0) {
             why.append("\nsoftrnic: no packet was sent in this run");
         } else if (run.keepPackets()) {
             why.append("\nsoftrnic: the run's packets are in ").append(run.capture()).append(" (softrnic ladder draws it), listed in ")
                     .append(run.listing());
         }
+        if (!(failure instanceof AssertionError)) throw new ExplainedError(why.toString(), failure); // still an error, not a failure
         AssertionError told = new AssertionError(why.toString(), failure);
         told.setStackTrace(failure.getStackTrace());
         throw told;

@@ -207,7 +207,6 @@ class FidelityTest {
     void aServerThreadWorksOnThreadedAndIsRefusedOnVirtualWithTheFabricToUseNamed() {
         assertEquals(0, SoftRnicExtensionTest.run(CmServerThreadThreaded.class).size());
         String m = failureOf(CmServerThreadVirtual.class);
-        System.out.println("CmServerThreadVirtual:\n" + m + "\n");
         assertTrue(m.matches("(?s).*softrnic: rnic\\d: thread '(main|cm-server)' called a device of the virtual-time fabric after"
                 + " thread '(main|cm-server)' used it; that fabric runs all its devices on one thread.*"), m);
         assertTrue(m.contains("needs @SoftRnicTest(fabric = THREADED)"), m);
@@ -247,6 +246,31 @@ class FidelityTest {
         assertEquals(List.of(), SoftRnicExtensionTest.run(FaultsThreaded.class).stream().map(x -> x.getException().getMessage()).toList());
     }
 
+    /** A WRITE posted on a QP nobody connected. */
+    @SoftRnicTest
+    static class NeverConnected {
+        @Test
+        void write(RdmaContext a) {
+            try (Arena arena = Arena.ofShared(); ProtectionDomain pd = a.allocPd(); CompletionQueue cq = a.createCq(4);
+                 MemoryRegion mr = pd.regMr(arena.allocate(64), Access.LOCAL_WRITE);
+                 QueuePair qp = pd.createQp(QpInitAttr.rc(cq, QpCaps.of(4, 4)))) {
+                SendWr wr = new SendWr(1).sge(mr.addr(), 64, mr.lkey());
+                wr.opcode = SendOpcode.RDMA_WRITE;
+                qp.postSend(wr);
+            }
+        }
+    }
+
+    @Test
+    void aPostOnAQpNeverConnectedIsAnErrorWithTheLikelyCauseNamed() {
+        Throwable e = SoftRnicExtensionTest.run(NeverConnected.class).getFirst().getException();
+        assertFalse(e instanceof AssertionError, "an exception stays an error in the report, not a failed assertion: " + e);
+        assertTrue(e.getCause() instanceof VerbsException, String.valueOf(e.getCause()));
+        assertTrue(e.getMessage().startsWith("ibv_post_send: RC QP 0x11 RESET: sends need RTS; was it connected? (qp.connect, or"
+                + " ibv_modify_qp to INIT, RTR and RTS)"), e.getMessage());
+        assertTrue(e.getMessage().contains("softrnic: no packet was sent in this run"), e.getMessage());
+    }
+
     static String failureOf(Class<?> fixture) {
         List<TestExecutionSummary.Failure> f = SoftRnicExtensionTest.run(fixture);
         assertEquals(1, f.size(), fixture.getSimpleName());
@@ -257,7 +281,6 @@ class FidelityTest {
     void aWriteFromFreedMemoryCompletesWithALocalProtectionErrorOnEveryFabricAndSaysWhy() {
         for (Class<?> fixture : List.of(FreedMemoryVirtual.class, FreedMemoryThreaded.class)) {
             String m = failureOf(fixture);
-            System.out.println(fixture.getSimpleName() + ":\n" + m + "\n");
             assertTrue(m.startsWith("expected: <SUCCESS> but was: <LOC_PROT_ERR>"), m);
             assertTrue(m.matches("(?s).*softrnic: rnic0: QP 0x[0-9a-f]+: wr_id 4 \\(RDMA_WRITE\\) completes with IBV_WC_LOC_PROT_ERR:"
                     + " SGE 0 \\[0x[0-9a-f]+, \\+64\\) with lkey 0x[0-9a-f]+: the memory under its region was freed \\(the arena was"
@@ -270,7 +293,6 @@ class FidelityTest {
     @Test
     void aLocalProtectionErrorNamesTheSgeTheLkeyAndWhatTheRegionCovers() {
         String m = failureOf(OutsideItsRegion.class);
-        System.out.println("OutsideItsRegion:\n" + m + "\n");
         assertTrue(m.startsWith("expected: <SUCCESS> but was: <LOC_PROT_ERR>"), m);
         assertTrue(m.matches("(?s).*softrnic: rnic0: QP 0x[0-9a-f]+: wr_id 4 \\(RDMA_WRITE\\) completes with IBV_WC_LOC_PROT_ERR:"
                 + " SGE 0 \\[0x([0-9a-f]+), \\+4096\\) with lkey 0x[0-9a-f]+ lies outside its region: it ends 1 byte past the"

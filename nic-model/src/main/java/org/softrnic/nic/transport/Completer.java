@@ -361,8 +361,24 @@ final class Completer {
         // ERR first: a poller on another thread that sees the error completion then sees the QP in ERR too
         boolean wasErr = c.qp.state() == QpState.ERR;
         c.state(QpState.ERR);
+        if (w != null && (status == WcStatus.RETRY_EXC_ERR || status == WcStatus.RNR_RETRY_EXC_ERR)) explainRetries(c, w, status);
         if (w != null) engine.completions.send(c, w, status);
         if (!wasErr) engine.completions.flush(c);
+    }
+
+    /** Retries run out: the requester's side of it, with the mistakes that most often cause it. */
+    private void explainRetries(QpContext c, SendWqe w, WcStatus status) {
+        var attr = c.qp.attr();
+        String why = status == WcStatus.RETRY_EXC_ERR
+                ? String.format("the first try and %d retries, a local ACK timeout apart (timeout %d, %.1f ms), went unanswered:"
+                        + " nothing took them at QP 0x%x (a peer QP never connected or not yet in RTR, one destroyed or in"
+                        + " ERR, or a path naming the wrong QPN or GID); the peer device's refusals, if it has any, say which",
+                        attr.retryCnt, attr.timeout, Math.scalb(4.096e-3, attr.timeout), c.qp.destQpn())
+                : String.format("the peer answered RNR NAK (receiver not ready) to the first try and %d retries: it had no"
+                        + " receive posted for a SEND or RDMA WRITE with immediate; post receives before the peer sends, or"
+                        + " raise rnr_retry (7: for ever)", attr.rnrRetry);
+        engine.refuse(c.qp.qpn(), org.softrnic.nic.Diagnostics.NO_PSN,
+                String.format("wr_id %d (%s) completes with %s: %s", w.wrId, w.opcode, status.ibvName(), why));
     }
 
     /** The local ACK timeout and the RNR wait, without a packet: ERROR_RETRY (and ERROR) as rxe's timer runs them. */

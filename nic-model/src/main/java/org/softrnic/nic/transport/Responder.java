@@ -58,7 +58,9 @@ final class Responder {
             engine.counters.inc(Counter.DROP_QP_STATE);
             // in ERR the reason was given when the QP got there; RESET and INIT are a connection not made yet
             if (s != QpState.ERR) {
-                engine.refuse(qpn, v.roce.bth().psn(), "the QP is in " + s.ibvName() + "; it takes requests in RTR, RTS, SQD and SQE (dropped)");
+                engine.refuse(qpn, v.roce.bth().psn(), "the QP is in " + s.ibvName() + "; it takes requests in RTR, RTS, SQD and SQE"
+                        + " (dropped): " + (s == QpState.RESET ? "was it ever connected? (qp.connect, or ibv_modify_qp to INIT, RTR and RTS)"
+                        : "it was never moved to RTR (qp.connect does it, or ibv_modify_qp with the peer's QPN, PSN and path)"));
             }
             return;
         }

@@ -102,6 +102,11 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     public static SoftRnic open(SoftRnicConfig config) {
         LinkSpec link = LinkSpec.parse(config.link());
         if (link.kind() == LinkSpec.Kind.INPROC) return SoftFabric.shared().add(config);
+        if (config.faults().injects() || !config.linkFaults().isEmpty()) {
+            // refused, not ignored: a test that asked for loss must not pass on a link that injected none
+            throw new IllegalArgumentException("link " + config.link() + ": faults and link_faults are injected by the in-process"
+                    + " fabrics only; on a UDP link use tc netem on the interface, on a qemu or tap link loss=P in the link spec");
+        }
         Gid local = Gid.of(link.address());
         if (!config.toNicConfig().gids().contains(local)) {
             throw new IllegalArgumentException("link " + config.link() + ": " + link.address().getHostAddress()

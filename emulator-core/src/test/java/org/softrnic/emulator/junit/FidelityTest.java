@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
 import org.softrnic.verbs.Access;
 import org.softrnic.verbs.CompletionQueue;
-import org.softrnic.verbs.Endpoint;
+import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.ProtectionDomain;
 import org.softrnic.verbs.QpCaps;
@@ -18,13 +18,11 @@ import org.softrnic.verbs.QpInitAttr;
 import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RdmaContext;
-import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
+import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.WcStatus;
 import org.softrnic.verbs.WorkCompletion;
-import org.softrnic.verbs.VerbsException;
-import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.cm.CmConnection;
 import org.softrnic.verbs.cm.CmListener;
 import org.softrnic.verbs.cm.ConnParam;
@@ -36,71 +34,13 @@ import org.softrnic.verbs.cm.ConnParam;
  */
 class FidelityTest {
 
-    /** A's QP connected to B's, a region of A's over memory the caller can free, and B's writable region. */
-    static final class Setup implements AutoCloseable {
-        final Arena arena = Arena.ofShared();
-        final Arena kept = Arena.ofShared();
-        final ProtectionDomain pdA;
-        final ProtectionDomain pdB;
-        final CompletionQueue cqA;
-        final CompletionQueue cqB;
-        final MemoryRegion src;
-        final MemoryRegion dst;
-        final QueuePair qpA;
-        final QueuePair qpB;
-        final Endpoint endB;
-
-        Setup(RdmaContext a, RdmaContext b) {
-            pdA = a.allocPd();
-            pdB = b.allocPd();
-            cqA = a.createCq(16);
-            cqB = b.createCq(16);
-            src = pdA.regMr(arena.allocate(4096, 4096), Access.LOCAL_WRITE);
-            dst = pdB.regMr(kept.allocate(4096, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-            qpA = pdA.createQp(QpInitAttr.rc(cqA, QpCaps.of(8, 8)));
-            qpB = pdB.createQp(QpInitAttr.rc(cqB, QpCaps.of(8, 8)));
-            Endpoint endA = Endpoint.of(a, qpA);
-            endB = Endpoint.of(b, qpB).withRegion(dst);
-            qpA.connect(endA, endB);
-            qpB.connect(endB, endA);
-        }
-
-        /** A signalled WRITE of {@code size} bytes from {@code addr} (lkey: A's region's) into B's region. */
-        WorkCompletion write(long addr, int size) {
-            SendWr wr = new SendWr(1).sge(addr, size, src.lkey());
-            wr.wrId = 4;
-            wr.opcode = SendOpcode.RDMA_WRITE;
-            wr.sendFlags = SendFlags.SIGNALED;
-            wr.remoteAddr = endB.addr();
-            wr.rkey = endB.rkey();
-            qpA.postSend(wr);
-            WorkCompletion[] wc = {new WorkCompletion()};
-            long end = System.nanoTime() + 10_000_000_000L; // a lost packet waits out its retransmission timer on THREADED
-            while (cqA.poll(wc) == 0 && System.nanoTime() < end) Thread.onSpinWait();
-            return wc[0];
-        }
-
-        @Override
-        public void close() {
-            qpB.close();
-            qpA.close();
-            dst.close();
-            src.close();
-            cqB.close();
-            cqA.close();
-            pdB.close();
-            pdA.close();
-            if (arena.scope().isAlive()) arena.close();
-            kept.close();
-        }
-    }
-
     /** The memory under a registered region is freed, then a WRITE is posted from it. */
     static WorkCompletion writeFromFreedMemory(RdmaContext a, RdmaContext b) {
-        try (Setup s = new Setup(a, b)) {
-            s.arena.close();
-            WorkCompletion wc = s.write(s.src.addr(), 64);
-            assertEquals(QpState.ERR, s.qpA.query().qpState, "a local protection error moves the QP to ERR");
+        Arena freed = Arena.ofShared();
+        try (RcPair rc = new RcPair(a, b, 4096, freed)) {
+            freed.close();
+            WorkCompletion wc = rc.write(64, rc.endB.rkey());
+            assertEquals(QpState.ERR, rc.qpA.query().qpState, "a local protection error moves the QP to ERR");
             return wc;
         }
     }
@@ -126,8 +66,8 @@ class FidelityTest {
     static class OutsideItsRegion {
         @Test
         void writeOnePastTheEnd(RdmaContext a, RdmaContext b) {
-            try (Setup s = new Setup(a, b)) {
-                assertEquals(WcStatus.SUCCESS, s.write(s.src.addr() + 1, 4096).status);
+            try (RcPair rc = new RcPair(a, b, 4096)) {
+                assertEquals(WcStatus.SUCCESS, rc.write(rc.src.addr() + 1, 4096, rc.endB.rkey()).status);
             }
         }
     }
@@ -214,8 +154,8 @@ class FidelityTest {
 
     /** Forty WRITEs under the fault model: each completes, and the run shows what the faults did. */
     static void writesUnderFaults(RdmaContext a, RdmaContext b, SoftRnicRun run) {
-        try (Setup s = new Setup(a, b)) {
-            for (int i = 0; i < 40; i++) assertEquals(WcStatus.SUCCESS, s.write(s.src.addr(), 1024).status);
+        try (RcPair rc = new RcPair(a, b, 1024)) {
+            for (int i = 0; i < 40; i++) assertEquals(WcStatus.SUCCESS, rc.write(1024, rc.endB.rkey()).status);
         }
         var f = run.faults();
         assertTrue(run.dropped() > 0 && f.get("link_duplicated") > 0 && f.get("link_ecn_marked") > 0, f.toString());

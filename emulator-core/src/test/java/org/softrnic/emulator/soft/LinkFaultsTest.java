@@ -53,6 +53,15 @@ class LinkFaultsTest {
         }
     }
 
+    /** Faults asked of a device on a real link, which injects none, are refused rather than ignored. */
+    @Test
+    void faultsOnAUdpLinkAreRefusedNotIgnored() {
+        var config = SoftRnicConfig.builder().name("lfU").gid("127.0.0.41").link("udp:127.0.0.41:0")
+                .faults(new FaultConfig(0.1, null, null, null, null, null, 5L)).build();
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> SoftRnic.open(config));
+        assertTrue(e.getMessage().contains("injected by the in-process fabrics only"), e.getMessage());
+    }
+
     /** A 4 ms ACK timeout (perftest's 67 ms makes lossy tests slow). */
     private static QpAttr fast(QpAttr a) {
         a.timeout = 10;

@@ -608,6 +608,13 @@ public final class CmAgent implements DeviceAgent {
 
     private void transmit(AddressVector av, byte[] mad) {
         if (av == null) return; // an id that never had a peer (destroyed in IDLE)
-        if (port.send(av, mad)) nic.counters().inc(Counter.CM_TX_MSGS);
+        if (port.send(av, mad)) {
+            nic.counters().inc(Counter.CM_TX_MSGS);
+            return;
+        }
+        // as a MAD lost on the wire: the sender's timer, or the peer's retransmission, brings it again
+        nic.diagnostics().refuse(nic.clock().nanoTime(), org.softrnic.nic.Nic.GSI_QPN, org.softrnic.nic.Diagnostics.NO_PSN,
+                "a " + Mad.cmMessage(java.lang.foreign.MemorySegment.ofArray(mad)) + " to " + av.dgid() + " was not sent: all of QP1's"
+                        + " send buffers are in flight; a retransmission (this id's timer, or the peer's) brings it again");
     }
 }

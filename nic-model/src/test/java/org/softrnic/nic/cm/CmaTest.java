@@ -58,18 +58,24 @@ class CmaTest {
         }
     }
 
-    @Test
-    void theReqAndRepSetBothQpsAsLibrdmacmDoes() {
-        SimFabric f = new SimFabric(3);
-        f.tracing(true);
-        Side s = new Side(f, "server", B, 1, Mtu.MTU_1024);
-        Side c = new Side(f, "client", A, 2, Mtu.MTU_1024);
+    /** A listener on the server's port 7174, and a client id resolved and routed to it. */
+    private static CmaId routedToListener(Side s, Side c) {
         CmaId listener = s.cma.createId(PortSpace.TCP, null);
         s.cma.bind(listener, new InetSocketAddress(B.toInetAddress(), 7174));
         s.cma.listen(listener);
         CmaId id = c.cma.createId(PortSpace.TCP, null);
         c.cma.resolveAddr(id, null, new InetSocketAddress(B.toInetAddress(), 7174));
         c.cma.resolveRoute(id);
+        return id;
+    }
+
+    @Test
+    void theReqAndRepSetBothQpsAsLibrdmacmDoes() {
+        SimFabric f = new SimFabric(3);
+        f.tracing(true);
+        Side s = new Side(f, "server", B, 1, Mtu.MTU_1024);
+        Side c = new Side(f, "client", A, 2, Mtu.MTU_1024);
+        CmaId id = routedToListener(s, c);
         assertEquals(List.of(CmEventType.ADDR_RESOLVED, CmEventType.ROUTE_RESOLVED), c.events.stream().map(CmaEvent::type).toList());
         QueuePair cq = c.qp();
         c.cma.attachQp(id, cq);
@@ -159,12 +165,7 @@ class CmaTest {
         });
         Side s = new Side(f, "server", B, 1, Mtu.MTU_1024);
         Side c = new Side(f, "client", A, 2, Mtu.MTU_1024);
-        CmaId listener = s.cma.createId(PortSpace.TCP, null);
-        s.cma.bind(listener, new InetSocketAddress(B.toInetAddress(), 7174));
-        s.cma.listen(listener);
-        CmaId id = c.cma.createId(PortSpace.TCP, null);
-        c.cma.resolveAddr(id, null, new InetSocketAddress(B.toInetAddress(), 7174));
-        c.cma.resolveRoute(id);
+        CmaId id = routedToListener(s, c);
         c.cma.attachQp(id, c.qp());
         c.cma.connect(id, ConnParam.DEFAULT);
         f.run(Long.MAX_VALUE, () -> !s.events.isEmpty());

@@ -24,50 +24,49 @@ public final class Diagnostics {
             return psn == NO_PSN ? String.format("QP 0x%x: %s", qpn, why) : String.format("QP 0x%x refused PSN %d: %s", qpn, psn, why);
         }
 
-        /** The same refusal of the same request: a retry refused as the first try was. */
+        /** The same refusal again: of the same request (a retry refused as the first try was), or the same fault. */
         boolean repeats(Refusal r) {
             return qpn == r.qpn && psn == r.psn && why.equals(r.why);
         }
     }
 
-    /**
-     * The refusals kept, each said once: a request refused again and again (its first try and the requester's
-     * retries) is one line with its count and the time between tries.
-     */
-    public synchronized List<String> summary() {
-        List<String> out = new java.util.ArrayList<>();
-        Refusal first = null;
-        Refusal last = null;
-        int times = 0;
-        for (Refusal r : kept) {
-            if (first != null && first.repeats(r)) {
-                times++;
-                last = r;
-                continue;
-            }
-            if (first != null) out.add(said(first, last, times));
-            first = r;
-            last = r;
-            times = 1;
+    /** A refusal and how often it came again right after, so that retries do not push other reasons out. */
+    private static final class Kept {
+        final Refusal first;
+        long lastNanos;
+        int times = 1;
+
+        Kept(Refusal first) {
+            this.first = first;
+            this.lastNanos = first.atNanos;
         }
-        if (first != null) out.add(said(first, last, times));
-        return out;
+
+        /** "QP 0x11 refused PSN 5: ... (8 times: the first try and 7 retries, 67 ms apart)". */
+        String said() {
+            if (times == 1) return first.toString();
+            double apart = (lastNanos - first.atNanos) / 1e6 / (times - 1);
+            String spacing = apart >= 10 ? String.format("%.0f", apart) : String.format("%.3g", apart);
+            // a request's refusal came again with its retries; a fault of the device or a MAD's, just again
+            return first.psn == NO_PSN
+                    ? String.format("%s (%d times, %s ms apart)", first, times, spacing)
+                    : String.format("%s (%d times: the first try and %d %s, %s ms apart)", first, times, times - 1,
+                            times == 2 ? "retry" : "retries", spacing);
+        }
     }
 
-    private static String said(Refusal first, Refusal last, int times) {
-        if (times == 1) return first.toString();
-        double apart = (last.atNanos - first.atNanos) / 1e6 / (times - 1);
-        return String.format("%s (%d times: the first try and %d %s, %s ms apart)", first, times, times - 1,
-                times == 2 ? "retry" : "retries", apart >= 10 ? String.format("%.0f", apart) : String.format("%.3g", apart));
-    }
-
-    private final ArrayDeque<Refusal> kept = new ArrayDeque<>();
+    private final ArrayDeque<Kept> kept = new ArrayDeque<>();
     private volatile Consumer<Refusal> listener;
 
     void add(Refusal r) {
         synchronized (this) {
-            if (kept.size() == KEPT) kept.removeFirst();
-            kept.addLast(r);
+            Kept last = kept.peekLast();
+            if (last != null && last.first.repeats(r)) {
+                last.times++;
+                last.lastNanos = r.atNanos;
+            } else {
+                if (kept.size() == KEPT) kept.removeFirst();
+                kept.addLast(new Kept(r));
+            }
         }
         Consumer<Refusal> l = listener;
         if (l == null) return;
@@ -78,9 +77,17 @@ public final class Diagnostics {
         }
     }
 
-    /** The refusals kept, oldest first. */
+    /** The refusals kept, oldest first, each once (a repeat right after one is counted in {@link #summary}). */
     public synchronized List<Refusal> recent() {
-        return List.copyOf(kept);
+        return kept.stream().map(k -> k.first).toList();
+    }
+
+    /**
+     * The refusals kept, each said once: a request refused again and again (its first try and the requester's
+     * retries) is one line with its count and the time between tries.
+     */
+    public synchronized List<String> summary() {
+        return kept.stream().map(Kept::said).toList();
     }
 
     public synchronized void clear() {

@@ -147,7 +147,8 @@ class RefusalsTest {
                 + " connected\\? .* \\(8 times: the first try and 7 retries, 67 ms apart\\)"), said.getFirst());
         String requester = p.a.nic.diagnostics().summary().getFirst();
         assertTrue(requester.startsWith("QP 0x11: wr_id 1 (RDMA_WRITE) completes with IBV_WC_RETRY_EXC_ERR: the first try and 7"
-                + " retries, a local ACK timeout apart (timeout 14, 67.1 ms), went unanswered"), requester);
+                + " retries (each after a NAK or a local ACK timeout, timeout 14: 67.1 ms) were not all acknowledged by QP 0x11."
+                + " Likely: the peer QP was never connected"), requester);
     }
 
     /** A SEND that meets RNR NAKs until rnr_retry runs out: the requester's device says the receive was missing. */

@@ -38,9 +38,9 @@ public record FaultConfig(Double loss, Double duplicate, Double reorder, Long de
         return v;
     }
 
-    /** Whether these faults change anything: a loss, duplication, reordering, ECN marking, jitter or another delay. */
+    /** Whether these faults change anything: a loss, duplication, reordering, ECN marking, jitter or a longer delay. */
     public boolean injects() {
-        return loss > 0 || duplicate > 0 || reorder > 0 || ecnMark > 0 || jitterNs > 0 || !delayNs.equals(NONE.delayNs);
+        return loss > 0 || duplicate > 0 || reorder > 0 || ecnMark > 0 || jitterNs > 0 || delayNs > NONE.delayNs;
     }
 
     public LinkFaults toLinkFaults() {

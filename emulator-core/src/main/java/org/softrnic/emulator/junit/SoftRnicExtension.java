@@ -76,6 +76,7 @@ public final class SoftRnicExtension implements BeforeEachCallback, AfterEachCal
         SoftRnicRun run = run(context);
         // an assumption that did not hold skips the test: it is not a failure to explain
         if (run == null || failure instanceof org.opentest4j.TestAbortedException) throw failure;
+        if (failure instanceof Error && !(failure instanceof AssertionError)) throw failure; // the JVM's own trouble, as it is
         StringBuilder why = new StringBuilder(String.valueOf(failure.getMessage()));
         for (String refusal : run.refusals()) why.append("\nsoftrnic: ").append(refusal);
         if (run.fabric() != null && !run.fabric().isVirtual()) {

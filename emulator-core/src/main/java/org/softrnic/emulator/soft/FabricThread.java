@@ -19,8 +19,8 @@ final class FabricThread {
         o = owner.get();
         String why = "thread '" + t.getName() + "' called a device of the virtual-time fabric after thread '" + o.getName()
                 + "' used it; that fabric runs all its devices on one thread, in virtual time: a test whose devices are used"
-                + " from threads of its own (an rdma_cm server on a thread, a poller) needs @SoftRnicTest(fabric = THREADED),"
-                + " or SoftFabric.threaded()";
+                + " from threads of its own (an rdma_cm server on a thread, a poller, assertTimeoutPreemptively, @Timeout on a"
+                + " separate thread, an executor) needs @SoftRnicTest(fabric = THREADED), or SoftFabric.threaded()";
         nic.diagnostics().fault(nic.clock().nanoTime(), why);
         throw new IllegalStateException(why);
     }

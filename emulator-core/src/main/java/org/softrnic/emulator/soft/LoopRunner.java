@@ -96,7 +96,9 @@ final class LoopRunner implements Runner {
     private int drainPosts(int budget) {
         int n = 0;
         for (PostSlot s; n < budget && (s = posts.peek()) != null; n++) {
-            String to = s.describe();
+            PostSlot.Kind kind = s.kind; // what the refusal names; postTo clears the slot
+            var qp = s.qp;
+            long wrId = kind == PostSlot.Kind.SEND ? s.send.wrId : s.recv.wrId;
             try {
                 s.postTo(nic);
             } catch (RuntimeException e) {
@@ -104,8 +106,9 @@ final class LoopRunner implements Runner {
                 // failure, gets here: the post returned, so the refusal is said where a test's failure shows it
                 refused++;
                 lastRefusal = e;
-                nic.diagnostics().fault(nic.clock().nanoTime(), "a request posted to " + to + " was refused on the device's"
-                        + " thread after the post returned, so no completion will come for it: " + e.getMessage());
+                nic.diagnostics().fault(nic.clock().nanoTime(), "a request posted to " + PostSlot.describe(kind, qp, wrId)
+                        + " was refused on the device's thread after the post returned, so no completion will come for it: "
+                        + e.getMessage());
             } finally {
                 posts.release();
             }

@@ -34,12 +34,12 @@ final class PostSlot {
         inlineData = MemorySegment.ofArray(inline);
     }
 
-    /** What the slot posts to, for a refusal: "QP 0x11 (wr_id 4)", "the SRQ (wr_id 4)". */
-    String describe() {
+    /** What a slot posted to, for a refusal: "QP 0x11 (wr_id 4)", "an SRQ (wr_id 4)". */
+    static String describe(Kind kind, QueuePair qp, long wrId) {
         return switch (kind) {
-            case SEND -> String.format("QP 0x%x (wr_id %d)", qp.qpn(), send.wrId);
-            case RECV -> String.format("QP 0x%x's receive queue (wr_id %d)", qp.qpn(), recv.wrId);
-            case SRQ_RECV -> String.format("an SRQ (wr_id %d)", recv.wrId);
+            case SEND -> String.format("QP 0x%x (wr_id %d)", qp.qpn(), wrId);
+            case RECV -> String.format("QP 0x%x's receive queue (wr_id %d)", qp.qpn(), wrId);
+            case SRQ_RECV -> String.format("an SRQ (wr_id %d)", wrId);
             case NONE -> "nothing";
         };
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.softrnic.nic.Counter;
+import org.softrnic.nic.Diagnostics;
 import org.softrnic.nic.DeviceAgent;
 import org.softrnic.nic.Nic;
 import org.softrnic.verbs.AddressVector;
@@ -367,7 +368,7 @@ public final class CmAgent implements DeviceAgent {
                 from.sgidIndex(), (int) get(CmMessage.REQ, "primary_flow_label", mad), 64,
                 (int) get(CmMessage.REQ, "primary_traffic_class", mad));
         if (listener == null) {
-            nic.diagnostics().refuse(nic.clock().nanoTime(), org.softrnic.nic.Nic.GSI_QPN, org.softrnic.nic.Diagnostics.NO_PSN,
+            nic.diagnostics().refuse(nic.clock().nanoTime(), Nic.GSI_QPN, Diagnostics.NO_PSN,
                     String.format("a connection request (REQ) from %s for service ID 0x%x (%s) is rejected with REJ reason 8,"
                             + " invalid service ID: nothing listens for it on this device (not yet, or no longer)",
                             back.dgid(), serviceId, describeService(serviceId)));
@@ -517,7 +518,7 @@ public final class CmAgent implements DeviceAgent {
 
     /** An rdma_cm service ID as its port space and port (cma's 0x0000000001PSPORT), else the number alone. */
     static String describeService(long serviceId) {
-        int ps = (int) (serviceId >>> 16);
+        long ps = serviceId >>> 16;
         int port = (int) (serviceId & 0xffff);
         if (ps == CmaHeader.PS_TCP) return "rdma_cm port " + port;
         if (ps == CmaHeader.PS_UDP) return "rdma_cm UDP port " + port;
@@ -528,7 +529,7 @@ public final class CmAgent implements DeviceAgent {
         boolean ofReq = id.state == CmState.REQ_RCVD || id.state == CmState.MRA_REQ_SENT;
         int rejected = ofReq ? CmFormat.REJECTED_REQ
                 : id.state == CmState.REP_RCVD || id.state == CmState.MRA_REP_SENT ? CmFormat.REJECTED_REP : CmFormat.REJECTED_OTHER;
-        // cm_format_rej: Local Comm ID 0 only from REQ_RCVD; after an MRA the peer knows this id's, so it is sent
+        // cm_format_rej: Local Comm ID 0 only from REQ_RCVD; from MRA_REQ_SENT (rdma_cm's silent MRA too) the id's own
         return CmFormat.rej(id.tid, id.state == CmState.REQ_RCVD ? 0 : id.localId, id.remoteId, rejected, reason, ari, privateData);
     }
 
@@ -613,7 +614,7 @@ public final class CmAgent implements DeviceAgent {
             return;
         }
         // as a MAD lost on the wire: the sender's timer, or the peer's retransmission, brings it again
-        nic.diagnostics().refuse(nic.clock().nanoTime(), org.softrnic.nic.Nic.GSI_QPN, org.softrnic.nic.Diagnostics.NO_PSN,
+        nic.diagnostics().refuse(nic.clock().nanoTime(), Nic.GSI_QPN, Diagnostics.NO_PSN,
                 "a " + Mad.cmMessage(java.lang.foreign.MemorySegment.ofArray(mad)) + " to " + av.dgid() + " was not sent: all of QP1's"
                         + " send buffers are in flight; a retransmission (this id's timer, or the peer's) brings it again");
     }

@@ -15,6 +15,17 @@ public final class MemoryGone extends RuntimeException {
         this.sge = sge;
     }
 
+    /** A region whose memory was freed under it: what hardware would meet as unmapped pages. */
+    public static final String FREED = "the memory under its region was freed (the arena was closed) while the region was"
+            + " still registered; deregister a region before freeing its memory";
+
+    /** Why the copy failed, in a refusal's words: memory freed, or memory only one other thread may touch. */
+    public String why() {
+        return getCause() instanceof WrongThreadException
+                ? "the memory under its region is confined to another thread, which the device cannot reach"
+                : FREED;
+    }
+
     public MemoryRegion region() {
         return region;
     }

@@ -4,7 +4,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import org.softrnic.nic.Counter;
+import org.softrnic.nic.Diagnostics;
 import org.softrnic.nic.StateTrace;
+import org.softrnic.nic.mem.MemoryGone;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.SendWqe;
 import org.softrnic.verbs.Access;
@@ -56,7 +58,7 @@ final class Completer {
             if (engine.stateTrace != null) trace(c, s);
             try {
                 s = step(k, s);
-            } catch (org.softrnic.nic.mem.MemoryGone g) {
+            } catch (MemoryGone g) {
                 s = localError(k, k.wqe, "its response"); // an arena closed by another thread as the data was placed
             }
         }
@@ -246,7 +248,7 @@ final class Completer {
     /** A READ's or atomic's buffers that no longer pass their check: LOC_PROT_ERR, and why in the device's words. */
     private State localError(PacketInfo k, SendWqe w, String what) {
         String why = Sges.explain(engine.keys, k.ctx().qp.pd(), w, Access.LOCAL_WRITE, String.format("QP 0x%x", k.ctx().qp.qpn()));
-        engine.refuse(k.ctx().qp.qpn(), org.softrnic.nic.Diagnostics.NO_PSN, String.format(
+        engine.refuse(k.ctx().qp.qpn(), Diagnostics.NO_PSN, String.format(
                 "wr_id %d (%s) completes with %s: %s came, but %s", w.wrId, w.opcode, WcStatus.LOC_PROT_ERR.ibvName(), what,
                 why != null ? why : "a region of its list was deregistered or re-registered since it was posted"));
         k.status = WcStatus.LOC_PROT_ERR;
@@ -370,14 +372,17 @@ final class Completer {
     private void explainRetries(QpContext c, SendWqe w, WcStatus status) {
         var attr = c.qp.attr();
         String why = status == WcStatus.RETRY_EXC_ERR
-                ? String.format("the first try and %d retries, a local ACK timeout apart (timeout %d, %.1f ms), went unanswered:"
-                        + " nothing took them at QP 0x%x (a peer QP never connected or not yet in RTR, one destroyed or in"
-                        + " ERR, or a path naming the wrong QPN or GID); the peer device's refusals, if it has any, say which",
-                        attr.retryCnt, attr.timeout, Math.scalb(4.096e-3, attr.timeout), c.qp.destQpn())
+                ? String.format("the first try and %d retries (each after a NAK or a local ACK timeout, %s) were not all"
+                        + " acknowledged by QP 0x%x. Likely: the peer QP was never connected or not yet in RTR, was destroyed"
+                        + " or is in ERR, the path names the wrong QPN or GID, or the link lost them (link_dropped counts what"
+                        + " a fault model dropped); the peer device's refusals, if it has any, say which",
+                        attr.retryCnt, attr.timeout == 0 ? "timeout 0: none"
+                                : String.format("timeout %d: %.1f ms", attr.timeout, Math.scalb(4.096e-3, attr.timeout)),
+                        c.qp.destQpn())
                 : String.format("the peer answered RNR NAK (receiver not ready) to the first try and %d retries: it had no"
                         + " receive posted for a SEND or RDMA WRITE with immediate; post receives before the peer sends, or"
                         + " raise rnr_retry (7: for ever)", attr.rnrRetry);
-        engine.refuse(c.qp.qpn(), org.softrnic.nic.Diagnostics.NO_PSN,
+        engine.refuse(c.qp.qpn(), Diagnostics.NO_PSN,
                 String.format("wr_id %d (%s) completes with %s: %s", w.wrId, w.opcode, status.ibvName(), why));
     }
 

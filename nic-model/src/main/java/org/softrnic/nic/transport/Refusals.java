@@ -2,6 +2,7 @@ package org.softrnic.nic.transport;
 
 import org.softrnic.nic.mem.AccessError;
 import org.softrnic.nic.mem.KeyTable;
+import org.softrnic.nic.mem.MemoryGone;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.qp.QueuePair;
@@ -41,9 +42,7 @@ final class Refusals {
         };
     }
 
-    /** A region whose memory was freed under it: what hardware would meet as unmapped pages. */
-    static final String FREED = "the memory under its region was freed (the arena was closed) while the region was still"
-            + " registered; deregister a region before freeing its memory";
+    static final String FREED = MemoryGone.FREED;
 
     static String window(AccessError e, MemoryWindow mw, QueuePair qp, String asked, int needed, long va, long length) {
         return asked + ": " + switch (e) {

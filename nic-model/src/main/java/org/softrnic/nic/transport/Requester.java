@@ -1,6 +1,8 @@
 package org.softrnic.nic.transport;
 
+import org.softrnic.nic.Diagnostics;
 import org.softrnic.nic.mem.AccessError;
+import org.softrnic.nic.mem.MemoryGone;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.qp.QueuePair;
@@ -178,7 +180,7 @@ final class Requester {
 
     /** {@link #fail}, and why in the device's words: the local check a requester's own completion cannot name. */
     private void failLocal(QpContext c, SendWqe w, WcStatus status, String why) {
-        engine.refuse(c.qp.qpn(), org.softrnic.nic.Diagnostics.NO_PSN, String.format("wr_id %d (%s) completes with %s: %s",
+        engine.refuse(c.qp.qpn(), Diagnostics.NO_PSN, String.format("wr_id %d (%s) completes with %s: %s",
                 w.wrId, w.opcode, status.ibvName(), why));
         fail(c, w, status);
     }
@@ -191,9 +193,9 @@ final class Requester {
         try {
             copyPayload(w, fw, payload);
             return true;
-        } catch (org.softrnic.nic.mem.MemoryGone g) {
+        } catch (MemoryGone g) {
             failLocal(c, w, WcStatus.LOC_PROT_ERR, String.format("SGE %d with lkey 0x%x: %s; the packet at offset %d was not sent",
-                    g.sge(), g.region().lkey(), Refusals.FREED, w.sent));
+                    g.sge(), g.region().lkey(), g.why(), w.sent));
             return false;
         }
     }

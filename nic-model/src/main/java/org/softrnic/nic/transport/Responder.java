@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.softrnic.nic.Counter;
 import org.softrnic.nic.StateTrace;
+import org.softrnic.nic.mem.MemoryGone;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.RecvWqe;
@@ -79,9 +80,9 @@ final class Responder {
             if (engine.stateTrace != null) engine.traceStep(k.qpn(), StateTrace.Role.RESPONDER, state.name());
             try {
                 state = step(k, state);
-            } catch (org.softrnic.nic.mem.MemoryGone g) {
+            } catch (MemoryGone g) {
                 // an arena closed by another thread as the data moved: the check that just passed would now fail
-                engine.refuse(k.qpn(), k.psn, k.what() + ": " + Refusals.FREED);
+                engine.refuse(k.qpn(), k.psn, k.what() + ": " + g.why());
                 state = g.sge() >= 0 ? State.ERR_MALFORMED_WQE : State.ERR_RKEY_VIOLATION;
             }
         }

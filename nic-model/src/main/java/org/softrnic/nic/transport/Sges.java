@@ -6,6 +6,7 @@ import org.softrnic.nic.mem.KeyTable;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.nic.qp.Wqe;
+import org.softrnic.verbs.Access;
 
 /** Gather and scatter between a WQE's scatter/gather list and packet memory, after checking every lkey once. */
 final class Sges {
@@ -44,9 +45,8 @@ final class Sges {
             }
             return sge + ": " + switch (e) {
                 case PD_MISMATCH -> String.format("its region is in PD %d, %s in PD %d", mr.pd().handle(), qpName, pd.handle());
-                case ACCESS_DENIED -> "its region lacks " + org.softrnic.verbs.Access.describe(needed & ~mr.access())
-                        + ", which a READ or an atomic needs to place its result (it was registered with "
-                        + org.softrnic.verbs.Access.describe(mr.access()) + ")";
+                case ACCESS_DENIED -> "its region lacks " + Access.describe(needed & ~mr.access())
+                        + ", which data placed there needs (it was registered with " + Access.describe(mr.access()) + ")";
                 case INVALIDATED -> "its region was invalidated";
                 case MEMORY_FREED -> Refusals.FREED;
                 default -> e.name().toLowerCase(java.util.Locale.ROOT);

@@ -2,6 +2,7 @@ package org.softrnic.nic.transport;
 
 import java.lang.foreign.MemorySegment;
 import org.softrnic.nic.Counter;
+import org.softrnic.nic.mem.MemoryGone;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.RecvWqe;
 import org.softrnic.verbs.Access;
@@ -62,9 +63,9 @@ final class UdReceiver {
             try {
                 Sges.scatter(w, 0, grh, 0, GRH_BYTES);
                 Sges.scatter(w, GRH_BYTES, p.segment(), p.payloadOffset(), len);
-            } catch (org.softrnic.nic.mem.MemoryGone g) {
+            } catch (MemoryGone g) {
                 status = WcStatus.LOC_PROT_ERR; // an arena closed by another thread as the datagram was placed
-                engine.refuse(qp.qpn(), pkt.psn, String.format("a UD datagram lands in receive wr_id %d: %s", w.wrId, Refusals.FREED));
+                engine.refuse(qp.qpn(), pkt.psn, String.format("a UD datagram lands in receive wr_id %d: %s", w.wrId, g.why()));
             }
         }
         int flags = WorkCompletion.WC_GRH;

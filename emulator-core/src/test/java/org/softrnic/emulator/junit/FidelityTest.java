@@ -211,6 +211,29 @@ class FidelityTest {
         assertTrue(e.getMessage().contains("softrnic: no packet was sent in this run"), e.getMessage());
     }
 
+    /** A WRITE to a peer whose QP went back to RESET: refused on every try. */
+    @SoftRnicTest
+    static class PeerInReset {
+        @Test
+        void write(RdmaContext a, RdmaContext b) {
+            try (RcPair rc = new RcPair(a, b, 64)) {
+                rc.qpB.modify(new org.softrnic.verbs.QpAttr().state(QpState.RESET), org.softrnic.verbs.QpAttrMask.STATE);
+                assertEquals(WcStatus.SUCCESS, rc.write(64, rc.endB.rkey()).status);
+            }
+        }
+    }
+
+    @Test
+    void aRefusalRepeatedOnEveryRetryIsSaidOnceWithItsCountAndTheLikelyCause() {
+        String m = failureOf(PeerInReset.class);
+        assertTrue(m.startsWith("expected: <SUCCESS> but was: <RETRY_EXC_ERR>"), m);
+        assertEquals(1, m.split("refused PSN", -1).length - 1, "one line for the eight refusals: " + m);
+        assertTrue(m.contains("the QP is in IBV_QPS_RESET; it takes requests in RTR, RTS, SQD and SQE (dropped): was it ever"
+                + " connected? (qp.connect, or ibv_modify_qp to INIT, RTR and RTS) (8 times: the first try and 7 retries, 67 ms apart)"), m);
+        assertTrue(m.contains("softrnic: rnic0: QP 0x11: wr_id 4 (RDMA_WRITE) completes with IBV_WC_RETRY_EXC_ERR: the first try"
+                + " and 7 retries"), m);
+    }
+
     static String failureOf(Class<?> fixture) {
         List<TestExecutionSummary.Failure> f = SoftRnicExtensionTest.run(fixture);
         assertEquals(1, f.size(), fixture.getSimpleName());

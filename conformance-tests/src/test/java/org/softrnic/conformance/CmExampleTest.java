@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's RDMA CM example is examples/CmRping.java, word for word, and it connects to `softrnic rping -s`
+ * The rdma_cm guide's example (docs/rdma-cm.md) is examples/CmRping.java, word for word, and it connects to `softrnic rping -s`
  * on another soft RNIC (another process, over UDP on loopback) and gets its buffer back as it sent it.
  * RxeCmExampleTest runs the same file against rxe's own rping.
  */
@@ -19,10 +19,10 @@ class CmExampleTest {
     static final String PING = "rdma-ping-0: ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqr";
 
     @Test
-    void theReadmeShowsTheExampleFileVerbatim() throws Exception {
+    void theRdmaCmGuideShowsTheExampleFileVerbatim() throws Exception {
         String example = Files.readString(ROOT.resolve("examples/CmRping.java"));
-        assertTrue(Files.readString(ROOT.resolve("README.md")).contains("```java\n" + example + "```"),
-                "README.md must show examples/CmRping.java verbatim");
+        assertTrue(Files.readString(ROOT.resolve("docs/rdma-cm.md")).contains("```java\n" + example + "```"),
+                "docs/rdma-cm.md must show examples/CmRping.java verbatim");
     }
 
     @Test

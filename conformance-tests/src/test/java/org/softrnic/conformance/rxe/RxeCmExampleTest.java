@@ -11,7 +11,7 @@ import org.softrnic.conformance.CmTsharkCheck;
 import org.softrnic.conformance.Interop;
 
 /**
- * The README's rdma_cm example (examples/CmRping.java, as the file is) against librdmacm's unmodified `rping -s`
+ * The rdma_cm guide's example (examples/CmRping.java, as the file is) against librdmacm's unmodified `rping -s`
  * on the rxe guest, over UDP: the guest's kernel CM accepts it, rping READs the example's buffer and WRITEs it back.
  */
 class RxeCmExampleTest {

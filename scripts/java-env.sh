@@ -27,3 +27,9 @@ softrnic_select_jdk() {
 softrnic_select_jdk || exit 1
 export JAVA_HOME
 export PATH="$JAVA_HOME/bin:$PATH"
+# Maven's own libraries (Guice, Guava) call sun.misc.Unsafe, which JDK 25 warns about at every start; the option
+# lives here, not in .mvn/jvm.config, where a JDK before 24 would refuse it before Maven could say what it needs
+case " ${MAVEN_OPTS:-} " in
+    *--sun-misc-unsafe-memory-access=*) ;;
+    *) export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" ;;
+esac

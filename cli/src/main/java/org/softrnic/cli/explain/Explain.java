@@ -41,6 +41,7 @@ final class Explain {
         if ((out = AttrText.of(u, false)) != null) return out;
         if ((out = WireText.of(u)) != null) return out;
         if ((out = CmText.of(u)) != null) return out;
+        if ((out = GlossaryText.of(u)) != null) return out;
         Integer n = number(u);
         if (n != null) {
             // a bare number, decimal or hex, can be either: say both
@@ -150,12 +151,15 @@ final class Explain {
             case ACK -> "the responder acknowledges every PSN up to the one in the BTH; the requester completes what it covers"
                     + (low == AethText.CREDITS_INVALID ? "; code 31 says end-to-end flow control is not used (rxe and softrnic always send it)"
                     : "; the credit code says how many receive WQEs the responder has available (end-to-end flow control)");
-            case RNR_NAK -> "a SEND found no receive posted; the requester waits the RNR timer and sends again (rnr_retry times)";
+            case RNR_NAK -> "receiver not ready: a SEND or an RDMA WRITE with immediate (each takes a receive WQE) found no"
+                    + " receive posted; the requester waits the RNR timer and sends again (rnr_retry times; 7: for ever)";
             case NAK -> nakWhen(NakCode.of(low));
             case RESERVED -> (s & 0x80) != 0 ? "never: bit 7 of the syndrome is reserved and must be 0"
                     : "never: the syndrome type 10 is reserved";
         });
-        l.add("  fields: carried in the AETH of ACKNOWLEDGE, ATOMIC_ACKNOWLEDGE and the first/last/only READ responses");
+        l.add("  fields: " + (AethText.kind(s) == AethText.Kind.ACK
+                ? "carried in the AETH of ACKNOWLEDGE, ATOMIC_ACKNOWLEDGE and the first/last/only READ responses"
+                : "carried in the AETH of an ACKNOWLEDGE only (a NAK or an RNR NAK is never part of a response)"));
         return l;
     }
 

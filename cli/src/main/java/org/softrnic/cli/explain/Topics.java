@@ -19,6 +19,7 @@ final class Topics implements Iterable<String> {
         t.addAll(AttrText.names());
         t.addAll(WireText.names());
         t.addAll(CmText.names());
+        t.addAll(GlossaryText.names());
         for (Opcode o : Opcode.values()) t.add(o.name());
         t.addAll(List.of("ack", "rnr", "nak"));
         return t.iterator();

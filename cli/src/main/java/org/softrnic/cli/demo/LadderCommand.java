@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
         description = "Draw the RoCE packets of a capture (softrnic's, rxe's, anyone's) as a ladder: the first two hosts"
                 + " that exchange RoCEv2 are the two lanes, each packet an arrow with a line on what it does.",
         footerHeading = "%nExamples:%n",
-        footer = {"  softrnic ladder samples/netns_minipeer.pcap", "  softrnic ladder run.pcap --svg run.svg"})
+        footer = {"  softrnic ladder samples/netns_minipeer.pcap", "  softrnic ladder samples/rc_pingpong.pcap --count 20",
+                "  softrnic ladder run.pcap --svg run.svg"})
 public final class LadderCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -27,14 +28,19 @@ public final class LadderCommand implements Callable<Integer> {
     @Option(names = "--svg", paramLabel = "OUT", description = "also draw the ladder as an SVG picture")
     Path svg;
 
+    @Option(names = {"-c", "--count"}, paramLabel = "N", description = "draw the first N RoCE packets only (as tshark's -c)")
+    Integer count;
+
     @Option(names = "--no-color", description = "no colour (also off when not on a terminal, or when NO_COLOR is set)")
     boolean noColor;
 
     @Override
     public Integer call() throws IOException {
         org.softrnic.cli.OutputFiles.check(svg, "--svg");
+        if (count != null && count < 1) throw new org.softrnic.cli.UserError("--count must be 1 or more, not " + count);
         var frames = org.softrnic.cli.decode.CaptureFiles.read(file, "ladder", spec.commandLine().getErr()).frames();
-        List<WireStep> steps = WireStep.ofCapture(frames);
+        List<WireStep> all = WireStep.ofCapture(frames);
+        List<WireStep> steps = count == null || count >= all.size() ? all : all.subList(0, count);
         PrintWriter out = spec.commandLine().getOut();
         if (steps.isEmpty()) {
             out.println(file + ": no RoCEv2 packets");
@@ -48,6 +54,7 @@ public final class LadderCommand implements Callable<Integer> {
         LadderText ladder = new LadderText(out, color, left);
         ladder.header(left, right);
         ladder.steps(steps);
+        if (steps.size() < all.size()) out.printf("(the first %d of %d RoCE packets: --count draws more)%n", steps.size(), all.size());
         out.flush();
         var decoder = new org.softrnic.wire.pcap.CaptureDecoder();
         long cut = frames.stream().filter(f -> f.data().length < f.originalLength() && decoder.decode(f).roce()).count();

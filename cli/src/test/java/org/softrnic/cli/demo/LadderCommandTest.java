@@ -35,6 +35,22 @@ class LadderCommandTest {
         assertEquals(roce, picture.split("class=\"packet\"", -1).length - 1);
     }
 
+    /** --count N draws the first N RoCE packets, as tshark's -c, and says how many there were; 0 is refused. */
+    @Test
+    void countDrawsTheFirstNPacketsAndSaysHowManyThereWere() throws Exception {
+        StringWriter out = new StringWriter();
+        Path big = Path.of("../samples/rc_pingpong.pcap");
+        assertEquals(0, Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "ladder", "--no-color", big.toString(), "-c", "20"));
+        String text = out.toString();
+        long arrows = text.lines().filter(l -> l.contains("->|") || l.contains("|<-") || l.contains("---X") || l.contains("X---")).count();
+        assertEquals(20, arrows, text);
+        int total = WireStep.ofCapture(org.softrnic.wire.pcap.PcapReader.read(big)).size();
+        assertTrue(text.endsWith("(the first 20 of " + total + " RoCE packets: --count draws more)\n"), text);
+        StringWriter err = new StringWriter();
+        assertEquals(Main.EXIT_USAGE, Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "ladder", big.toString(), "--count", "0"));
+        assertTrue(err.toString().contains("--count must be 1 or more, not 0"), err.toString());
+    }
+
     /** What the receiver drops is marked with why: frame 41's ICRC was made wrong on purpose, frame 40 is cut short. */
     @Test
     void packetsTheReceiverDropsAreMarkedWithWhy() {

@@ -192,7 +192,7 @@ public final class PerfCommand implements Callable<Integer> {
             throw new RunFailure("cannot allocate " + qps + " x " + size + " bytes of registered memory on each side: " + e.getMessage());
         }
         if (json) out.println(ConfigFiles.toJson(r).replaceAll("\\s*\\n\\s*", " "));
-        else table(out, o, r);
+        else table(out, o, r, provider.equals("soft"));
         out.flush();
         if (r.error() != null) {
             String note = r.error().startsWith(org.softrnic.verbs.WcStatus.RETRY_EXC_ERR.ibvName())
@@ -239,10 +239,12 @@ public final class PerfCommand implements Callable<Integer> {
 
     private static final String RULE = "-".repeat(87);
 
-    private static void table(PrintWriter out, PerfOptions o, PerfResult r) {
+    private static void table(PrintWriter out, PerfOptions o, PerfResult r, boolean soft) {
         out.println(RULE);
         out.printf("%40s%n", r.op().title + " BW Test");
         out.printf(" Link            : %s%n", r.link());
+        // a student reads MB/s as an RDMA NIC's speed: say whose it is
+        if (soft) out.println(" Figures         : the emulator's, in software on this machine's CPU; not an RDMA NIC's");
         out.printf(" Number of qps   : %-12d Transport type : RoCEv2 RC%n", r.qps());
         out.printf(" Mtu             : %-12s Tx depth       : %d%n", r.mtu() + "[B]", o.txDepth());
         out.printf(" Loss            : %-12.4f Seed           : %d%n", o.loss(), o.seed());

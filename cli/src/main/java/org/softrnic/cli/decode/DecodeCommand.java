@@ -38,6 +38,9 @@ public final class DecodeCommand implements Callable<Integer> {
             description = "UDP destination port that marks RoCEv2 (default: ${DEFAULT-VALUE})")
     int port;
 
+    @Option(names = {"-c", "--count"}, paramLabel = "N", description = "decode the first N frames only (as tshark's -c), over all the files")
+    Integer count;
+
     @Option(names = "--strict", description = "exit 1 if any RoCEv2 frame fails to decode or verify, a capture's last record is"
             + " cut short, or its link type is not supported")
     boolean strict;
@@ -50,6 +53,9 @@ public final class DecodeCommand implements Callable<Integer> {
     public Integer call() {
         UserError.checkPort("--udp-port", port);
         if (json && explain) throw new UserError("--explain annotates the text output; --json already names every field");
+        if (count != null && count < 1) throw new UserError("--count must be 1 or more, not " + count);
+        long left = count == null ? Long.MAX_VALUE : count;
+        long seen = 0;
         PrintWriter out = spec.commandLine().getOut();
         CaptureDecoder decoder = new CaptureDecoder(new FrameCodec(port, checkUdpChecksum));
         JsonFrameWriter jsonOut = new JsonFrameWriter(out);
@@ -70,9 +76,12 @@ public final class DecodeCommand implements Callable<Integer> {
             }
             if (capture.incomplete()) bad++;
             List<CapturedFrame> frames = capture.frames();
-            if (!json && files.size() > 1) out.printf("== %s%n", file);
+            if (!json && files.size() > 1 && left > 0) out.printf("== %s%n", file);
             long start = frames.isEmpty() ? 0 : frames.getFirst().timestampNanos();
+            seen += frames.size();
             for (CapturedFrame f : frames) {
+                if (left <= 0) break;
+                left--;
                 DecodedFrame d = decoder.decode(f);
                 long relative = f.timestampNanos() - start;
                 if (d.roce() && !d.icrcOk()) bad++;
@@ -84,6 +93,7 @@ public final class DecodeCommand implements Callable<Integer> {
                 }
             }
         }
+        if (!json && count != null && seen > count) out.printf("(the first %d of %d frames: --count decodes more)%n", count, seen);
         out.flush();
         if (unreadable > 0) return 1;
         return strict && bad > 0 ? 1 : 0;

@@ -66,10 +66,7 @@ public interface Port extends PacketSink, AutoCloseable {
      * link_duplicated, link_reordered and link_ecn_marked; a link that only drops reports the others as 0.
      */
     default void putLinkCounts(java.util.Map<String, Long> counters) {
-        counters.put("link_dropped", dropped());
-        counters.put("link_duplicated", 0L);
-        counters.put("link_reordered", 0L);
-        counters.put("link_ecn_marked", 0L);
+        org.softrnic.nic.sim.LinkCounts.put(counters, dropped(), 0, 0, 0);
     }
 
     @Override

@@ -100,9 +100,6 @@ public final class SoftRnicRun {
         return c;
     }
 
-    /** Counters the fault model fills, summed by {@link #faults()}. */
-    private static final List<String> FAULT_COUNTERS = List.of("link_dropped", "link_duplicated", "link_reordered", "link_ecn_marked");
-
     /**
      * What {@link Faults} did in this run, over every device's packets: link_dropped, link_duplicated,
      * link_reordered and link_ecn_marked (each device's own are in its counters under the same names), so that a
@@ -110,10 +107,10 @@ public final class SoftRnicRun {
      */
     public java.util.Map<String, Long> faults() {
         java.util.Map<String, Long> sum = new java.util.LinkedHashMap<>();
-        for (String name : FAULT_COUNTERS) sum.put(name, 0L);
+        for (String name : org.softrnic.nic.sim.LinkCounts.NAMES) sum.put(name, 0L);
         for (SoftRnic d : devices) {
             var c = d.counters();
-            for (String name : FAULT_COUNTERS) sum.merge(name, c.getOrDefault(name, 0L), Long::sum);
+            for (String name : org.softrnic.nic.sim.LinkCounts.NAMES) sum.merge(name, c.getOrDefault(name, 0L), Long::sum);
         }
         return sum;
     }

@@ -52,7 +52,7 @@ final class SoftPd extends SoftResource implements ProtectionDomain {
     public MemoryRegion regMr(MemorySegment segment, int access) {
         synchronized (device) {
             checkOpen("ibv_reg_mr");
-            checkReachable(segment);
+            checkReachable("ibv_reg_mr", segment);
             var mr = device.runner.call(() -> device.nic.regMr(pd, segment, access));
             device.publishRegion(mr, true);
             return new SoftMr(this, mr);
@@ -67,10 +67,6 @@ final class SoftPd extends SoftResource implements ProtectionDomain {
      * refused on every fabric, also where the caller's thread would happen to drive the device (the virtual one):
      * a test must fail where the application would.
      */
-    static void checkReachable(MemorySegment segment) {
-        checkReachable("ibv_reg_mr", segment);
-    }
-
     static void checkReachable(String verb, MemorySegment segment) {
         if (!segment.scope().isAlive()) {
             throw new VerbsException(verb, Errno.EFAULT, "the segment's memory was freed (its arena is closed)");

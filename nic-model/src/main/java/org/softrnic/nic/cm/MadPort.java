@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
+import org.softrnic.nic.Diagnostics;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.mem.MemoryRegion;
@@ -122,7 +123,7 @@ final class MadPort {
                 } catch (RuntimeException e) {
                     // a MAD the CM could not take must not stop the batch, nor the device: counted, and dropped
                     nic.counters().inc(org.softrnic.nic.Counter.CM_RX_DROPPED);
-                    nic.diagnostics().refuse(nic.clock().nanoTime(), Nic.GSI_QPN, org.softrnic.nic.Diagnostics.NO_PSN, "a MAD QP1 could not take: " + e);
+                    nic.diagnostics().refuse(nic.clock().nanoTime(), Nic.GSI_QPN, Diagnostics.NO_PSN, "a MAD QP1 could not take: " + e);
                 } finally {
                     postRecv(slot);
                 }

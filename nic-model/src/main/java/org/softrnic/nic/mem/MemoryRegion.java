@@ -86,7 +86,7 @@ public final class MemoryRegion {
         if ((access & needed) != needed) return AccessError.ACCESS_DENIED;
         if (!inBounds(iova, segment.byteSize(), va, len)) return AccessError.OUT_OF_BOUNDS;
         // hardware would find the pages unmapped; the JDK keeps a closed segment's size, so ask its scope
-        return segment.scope().isAlive() ? null : AccessError.MEMORY_FREED;
+        return alive() ? null : AccessError.MEMORY_FREED;
     }
 
     /** Whether the memory under the region is still there (its arena not closed). */

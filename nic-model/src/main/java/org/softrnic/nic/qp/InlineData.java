@@ -3,6 +3,8 @@ package org.softrnic.nic.qp;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.function.IntFunction;
+import org.softrnic.nic.mem.AccessError;
+import org.softrnic.nic.mem.MemoryGone;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.verbs.SendWr;
@@ -23,7 +25,7 @@ public final class InlineData {
             Sge sge = wr.sgList[i];
             MemoryRegion mr = byLkey.apply(sge.lkey);
             var e = mr == null ? null : mr.check(pd, 0, sge.addr, Integer.toUnsignedLong(sge.length));
-            if (e == org.softrnic.nic.mem.AccessError.MEMORY_FREED) return freed(i, sge);
+            if (e == AccessError.MEMORY_FREED) return freed(i, sge);
             if (mr == null || e != null) {
                 return "inline SGE " + i + " is not inside a registered region (lkey 0x" + Integer.toHexString(sge.lkey) + ")";
             }
@@ -38,7 +40,6 @@ public final class InlineData {
     }
 
     private static String freed(int i, Sge sge) {
-        return "inline SGE " + i + " (lkey 0x" + Integer.toHexString(sge.lkey) + "): the memory under its region was freed"
-                + " (the arena was closed) while the region was still registered";
+        return "inline SGE " + i + " (lkey 0x" + Integer.toHexString(sge.lkey) + "): " + MemoryGone.FREED;
     }
 }

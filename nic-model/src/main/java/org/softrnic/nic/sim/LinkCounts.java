@@ -44,11 +44,20 @@ public final class LinkCounts {
         return ecnMarked;
     }
 
-    /** The counts under the device counter names they fill: link_dropped, link_duplicated, link_reordered, link_ecn_marked. */
+    /** The device counters a fault model fills, in this order. */
+    public static final java.util.List<String> NAMES = java.util.List.of("link_dropped", "link_duplicated", "link_reordered",
+            "link_ecn_marked");
+
+    /** The counts under the device counter names they fill ({@link #NAMES}). */
     public void putInto(java.util.Map<String, Long> counters) {
-        counters.put("link_dropped", dropped);
-        counters.put("link_duplicated", duplicated);
-        counters.put("link_reordered", reordered);
-        counters.put("link_ecn_marked", ecnMarked);
+        put(counters, dropped, duplicated, reordered, ecnMarked);
+    }
+
+    /** Counts of a link that has no LinkCounts of its own (one that only drops) under the same names. */
+    public static void put(java.util.Map<String, Long> counters, long dropped, long duplicated, long reordered, long ecnMarked) {
+        counters.put(NAMES.get(0), dropped);
+        counters.put(NAMES.get(1), duplicated);
+        counters.put(NAMES.get(2), reordered);
+        counters.put(NAMES.get(3), ecnMarked);
     }
 }

@@ -66,7 +66,6 @@ public final class SimFabric {
     private boolean tracing;
     private long seq;
     private long packetCount;
-    private long droppedCount;
 
     public SimFabric(long seed) {
         this.random = new SplittableRandom(seed);
@@ -173,7 +172,9 @@ public final class SimFabric {
 
     /** Packets the link dropped (loss, drop rule, or no device at the destination address). */
     public long droppedCount() {
-        return droppedCount;
+        long n = 0;
+        for (LinkCounts c : linkCounts) if (c != null) n += c.droppedCount();
+        return n;
     }
 
     private void send(int from, PacketBuffer buf, int off, int len) {
@@ -192,7 +193,6 @@ public final class SimFabric {
         Packet p = tracing || dropRule != null ? new Packet(now, at, from, bytes, false, false) : null;
         LinkCounts counts = linkCounts(from);
         if (lost || to < 0 || (dropRule != null && dropRule.test(p))) {
-            droppedCount++;
             counts.dropped();
             if (tracing) trace.add(new Packet(now, at, from, bytes, true, false));
             if (pooled) arrays.give(bytes);

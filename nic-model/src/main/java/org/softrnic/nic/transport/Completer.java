@@ -247,10 +247,9 @@ final class Completer {
 
     /** A READ's or atomic's buffers that no longer pass their check: LOC_PROT_ERR, and why in the device's words. */
     private State localError(PacketInfo k, SendWqe w, String what) {
-        String why = Sges.explain(engine.keys, k.ctx().qp.pd(), w, Access.LOCAL_WRITE, String.format("QP 0x%x", k.ctx().qp.qpn()));
-        engine.refuse(k.ctx().qp.qpn(), Diagnostics.NO_PSN, String.format(
-                "wr_id %d (%s) completes with %s: %s came, but %s", w.wrId, w.opcode, WcStatus.LOC_PROT_ERR.ibvName(), what,
-                why != null ? why : "a region of its list was deregistered or re-registered since it was posted"));
+        QueuePair qp = k.ctx().qp;
+        engine.refuse(qp.qpn(), Diagnostics.NO_PSN, Refusals.completes(w, WcStatus.LOC_PROT_ERR,
+                what + " came, but " + Sges.explain(engine.keys, qp.pd(), w, Access.LOCAL_WRITE, qp.qpn())));
         k.status = WcStatus.LOC_PROT_ERR;
         return State.ERROR;
     }
@@ -382,8 +381,7 @@ final class Completer {
                 : String.format("the peer answered RNR NAK (receiver not ready) to the first try and %d retries: it had no"
                         + " receive posted for a SEND or RDMA WRITE with immediate; post receives before the peer sends, or"
                         + " raise rnr_retry (7: for ever)", attr.rnrRetry);
-        engine.refuse(c.qp.qpn(), Diagnostics.NO_PSN,
-                String.format("wr_id %d (%s) completes with %s: %s", w.wrId, w.opcode, status.ibvName(), why));
+        engine.refuse(c.qp.qpn(), Diagnostics.NO_PSN, Refusals.completes(w, status, why));
     }
 
     /** The local ACK timeout and the RNR wait, without a packet: ERROR_RETRY (and ERROR) as rxe's timer runs them. */

@@ -6,7 +6,9 @@ import org.softrnic.nic.mem.MemoryGone;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.SendWqe;
 import org.softrnic.verbs.Access;
+import org.softrnic.verbs.WcStatus;
 
 /** The responder's reasons for refusing a request, in words with the numbers (see {@link org.softrnic.nic.Diagnostics}). */
 final class Refusals {
@@ -43,6 +45,11 @@ final class Refusals {
     }
 
     static final String FREED = MemoryGone.FREED;
+
+    /** A send work request's own error: "wr_id 4 (RDMA_WRITE) completes with IBV_WC_LOC_PROT_ERR: why". */
+    static String completes(SendWqe w, WcStatus status, String why) {
+        return String.format("wr_id %d (%s) completes with %s: %s", w.wrId, w.opcode, status.ibvName(), why);
+    }
 
     static String window(AccessError e, MemoryWindow mw, QueuePair qp, String asked, int needed, long va, long length) {
         return asked + ": " + switch (e) {

@@ -148,8 +148,8 @@ final class Requester {
             int needed = w.opcode == SendOpcode.RDMA_READ || w.opcode.isAtomic() ? Access.LOCAL_WRITE : 0;
             AccessError e = Sges.resolve(engine.keys, qp.pd(), w, needed);
             if (e != null) {
-                failLocal(c, w, WcStatus.LOC_PROT_ERR, Sges.explain(engine.keys, qp.pd(), w, needed,
-                        String.format("QP 0x%x", qp.qpn())) + "; no packet of it was sent");
+                failLocal(c, w, WcStatus.LOC_PROT_ERR, Sges.explain(engine.keys, qp.pd(), w, needed, qp.qpn())
+                        + "; no packet of it was sent");
                 return false;
             }
         }
@@ -180,8 +180,7 @@ final class Requester {
 
     /** {@link #fail}, and why in the device's words: the local check a requester's own completion cannot name. */
     private void failLocal(QpContext c, SendWqe w, WcStatus status, String why) {
-        engine.refuse(c.qp.qpn(), Diagnostics.NO_PSN, String.format("wr_id %d (%s) completes with %s: %s",
-                w.wrId, w.opcode, status.ibvName(), why));
+        engine.refuse(c.qp.qpn(), Diagnostics.NO_PSN, Refusals.completes(w, status, why));
         fail(c, w, status);
     }
 

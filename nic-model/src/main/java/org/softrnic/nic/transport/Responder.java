@@ -238,9 +238,8 @@ final class Responder {
     /** A receive whose buffers fail their check: said in the device's words, then rxe's RESPST_ERR_MALFORMED_WQE. */
     private State malformedReceive(PacketInfo k, RecvWqe w) {
         QpContext c = k.ctx();
-        String why = Sges.explain(engine.keys, c.pd, w, Access.LOCAL_WRITE, String.format("QP 0x%x", k.qpn()));
         engine.refuse(k.qpn(), k.psn, String.format("%s lands in receive wr_id %d, which completes with %s: %s", k.what(), w.wrId,
-                WcStatus.LOC_PROT_ERR.ibvName(), why != null ? why : "a region of its list was deregistered or re-registered since"));
+                WcStatus.LOC_PROT_ERR.ibvName(), Sges.explain(engine.keys, c.pd, w, Access.LOCAL_WRITE, k.qpn())));
         return State.ERR_MALFORMED_WQE;
     }
 

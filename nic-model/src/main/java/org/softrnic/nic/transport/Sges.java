@@ -26,9 +26,9 @@ final class Sges {
 
     /**
      * Why the list fails the check {@link #resolve} makes, in words with the numbers: the first entry that fails,
-     * its range and lkey, and what its region covers. Null when every entry passes.
+     * its range and lkey, and what its region covers; when every entry passes now, that one was replaced since.
      */
-    static String explain(KeyTable keys, ProtectionDomain pd, Wqe w, int needed, String qpName) {
+    static String explain(KeyTable keys, ProtectionDomain pd, Wqe w, int needed, int qpn) {
         for (int i = 0; i < w.numSge; i++) {
             long addr = w.sgeAddr(i);
             long len = Integer.toUnsignedLong(w.sgeLength(i));
@@ -44,7 +44,7 @@ final class Sges {
                 return sge + " lies outside its region: " + Refusals.bounds("region", mr.iova(), mr.length(), addr, len);
             }
             return sge + ": " + switch (e) {
-                case PD_MISMATCH -> String.format("its region is in PD %d, %s in PD %d", mr.pd().handle(), qpName, pd.handle());
+                case PD_MISMATCH -> String.format("its region is in PD %d, QP 0x%x in PD %d", mr.pd().handle(), qpn, pd.handle());
                 case ACCESS_DENIED -> "its region lacks " + Access.describe(needed & ~mr.access())
                         + ", which data placed there needs (it was registered with " + Access.describe(mr.access()) + ")";
                 case INVALIDATED -> "its region was invalidated";
@@ -52,7 +52,7 @@ final class Sges {
                 default -> e.name().toLowerCase(java.util.Locale.ROOT);
             };
         }
-        return null;
+        return "a region of its list was deregistered or re-registered since it was posted";
     }
 
     /**

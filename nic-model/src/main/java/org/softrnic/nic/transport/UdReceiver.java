@@ -48,7 +48,7 @@ final class UdReceiver {
         if (Sges.resolve(engine.keys, qp.pd(), w, Access.LOCAL_WRITE) != null) {
             status = WcStatus.LOC_PROT_ERR;
             engine.refuse(qp.qpn(), pkt.psn, String.format("a UD datagram lands in receive wr_id %d, which completes with %s: %s",
-                    w.wrId, status.ibvName(), Sges.explain(engine.keys, qp.pd(), w, Access.LOCAL_WRITE, String.format("QP 0x%x", qp.qpn()))));
+                    w.wrId, status.ibvName(), Sges.explain(engine.keys, qp.pd(), w, Access.LOCAL_WRITE, qp.qpn())));
         } else if (GRH_BYTES + (long) len > w.length) {
             status = WcStatus.LOC_LEN_ERR;
         } else {

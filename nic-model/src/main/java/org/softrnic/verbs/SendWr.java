@@ -8,14 +8,19 @@ import java.lang.foreign.MemorySegment;
  * has pointers (the address handle, a bind's window and region) it holds this API's objects.
  */
 public class SendWr {
+    /** The caller's tag, returned in the completion's {@link WorkCompletion#wrId} (wr_id). */
     public long wrId;
+    /** What the request does (opcode, IBV_WR_*); SEND unless set. */
     public SendOpcode opcode = SendOpcode.SEND;
     /** IBV_SEND_* ({@link SendFlags}). */
     public int sendFlags;
+    /** The gather list: the first {@link #numSge} entries are the bytes sent (or, for a READ, where they land). */
     public final Sge[] sgList;
+    /** How many of {@link #sgList}'s entries the request uses (num_sge). */
     public int numSge;
-    /** Immediate data, network order as the wire carries it. */
+    /** Immediate data (the *_WITH_IMM opcodes), network order as the wire carries it. */
     public int immData;
+    /** SEND_WITH_INV: the rkey the receiver's device invalidates (invalidate_rkey). */
     public int invalidateRkey;
     /** RDMA and atomic operations: the remote address and rkey. */
     public long remoteAddr;
@@ -48,16 +53,29 @@ public class SendWr {
     public int regAccess;
     public int regKey;
 
+    /**
+     * A request with room for {@code maxSge} gather entries, all allocated now (none at post).
+     *
+     * @param maxSge the capacity of {@link #sgList}; posting more than the QP's {@link QpCaps#maxSendSge} is EINVAL
+     */
     public SendWr(int maxSge) {
         sgList = new Sge[maxSge];
         for (int i = 0; i < maxSge; i++) sgList[i] = new Sge();
     }
 
+    /** A request with room for 4 gather entries, as {@link QpCaps#of(int, int)} allows. */
     public SendWr() {
         this(4);
     }
 
-    /** Sets one SGE; a convenience for the common single-buffer request. */
+    /**
+     * Makes one SGE the request's whole gather list: the common single-buffer request.
+     *
+     * @param addr   the buffer's virtual address, inside a region registered with {@code lkey}
+     * @param length the buffer's length in bytes
+     * @param lkey   the region's local key ({@link MemoryRegion#lkey()})
+     * @return this request
+     */
     public SendWr sge(long addr, int length, int lkey) {
         sgList[0].set(addr, length, lkey);
         numSge = 1;

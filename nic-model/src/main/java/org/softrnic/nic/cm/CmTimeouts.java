@@ -16,7 +16,7 @@ public final class CmTimeouts {
     public static final int CMA_CM_MRA_SERVICE_TIMEOUT = 24;
     /** rxe's local_ca_ack_delay (RXE_LOCAL_CA_ACK_DELAY), sent as the REP's Target ACK Delay. */
     public static final int LOCAL_CA_ACK_DELAY = 15;
-    /** SIDR_REQ's timeout field: 1 << (20 - 8) ms (cma_resolve_ib_udp). */
+    /** SIDR_REQ's timeout field: {@code 1 << (20 - 8)} ms (cma_resolve_ib_udp). */
     public static final int SIDR_TIMEOUT = 20;
 
     private CmTimeouts() {

@@ -51,7 +51,7 @@ class DecodeCommandTest {
                 JsonNode o = json.readTree(lines.get(i));
                 assertEquals(i + 1, o.get("frame").asInt());
                 if (!o.get("roce").asBoolean()) {
-                    assertEquals(2, o.size(), "a frame that is not RoCEv2 prints only frame and roce: " + o);
+                    assertFalse(o.has("bth") || o.has("icrc_ok"), "a frame that is not RoCEv2 has no RoCE layers: " + o);
                     continue;
                 }
                 roce++;

@@ -76,7 +76,7 @@ public final class FrameLayers {
         return layers;
     }
 
-    private static Layer ethernet(Ethernet e) {
+    static Layer ethernet(Ethernet e) {
         List<Field> f = new ArrayList<>();
         f.add(new Field("dst", Ethernet.formatMac(e.dst()), Ethernet.formatMac(e.dst()), "destination MAC address"));
         f.add(new Field("src", Ethernet.formatMac(e.src()), Ethernet.formatMac(e.src()), "source MAC address"));
@@ -88,7 +88,7 @@ public final class FrameLayers {
         return new Layer("eth", f, false);
     }
 
-    private static Layer ip(IpHeader ip) {
+    static Layer ip(IpHeader ip) {
         List<Field> f = new ArrayList<>();
         f.add(new Field("version", ip.version(), Integer.toString(ip.version()), "IP version; RoCEv2 runs over both"));
         f.add(new Field("src", ip.src().getHostAddress(), ip.src().getHostAddress(), "source address; its GID is ::ffff:" + "a.b.c.d for IPv4"));

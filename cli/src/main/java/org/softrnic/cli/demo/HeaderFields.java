@@ -25,4 +25,23 @@ final class HeaderFields {
         if (CmStep.mad(p) != null) f.add(CmStep.fields(p));
         return String.join("  ", f);
     }
+
+    /** The fields with those that count up along a run of packets (va, MSN) blanked: what packets alike share. */
+    static String steady(RocePacket p) {
+        return of(p).replaceAll("\\b(va|MSN)=\\S+", "$1=");
+    }
+
+    /**
+     * The fields of a run of packets alike drawn as one row: the first packet's, and where a field counted up, its
+     * first and last value ({@code MSN=3-7}).
+     */
+    static String span(RocePacket first, RocePacket last) {
+        String[] a = of(first).split(" ", -1);
+        String[] b = of(last).split(" ", -1);
+        if (a.length != b.length) return of(first);
+        for (int i = 0; i < a.length; i++) {
+            if (!a[i].equals(b[i]) && a[i].contains("=")) a[i] = a[i] + "-" + b[i].substring(b[i].indexOf('=') + 1);
+        }
+        return String.join(" ", a);
+    }
 }

@@ -7,19 +7,29 @@ import org.softrnic.wire.packet.RocePacket;
 /**
  * The ladder diagram in text: time runs down, A on the left and B on the right, one arrow per packet with
  * its opcode, PSN and size, the key header fields under it, and a line of explanation beside it. A lost
- * packet's arrow stops in the middle with an X. ANSI colour only when asked for.
+ * packet's arrow stops in the middle with an X. ANSI colour only when asked for. A capture's ladder
+ * ({@link #rows}) draws a run of packets alike as one row with its count, and says each explanation once.
  */
 final class LadderText {
     static final int LANE = 66;
+    /** The longest label an arrow holds with its lead, a dash and its head inside the lane. */
+    private static final int LABEL_ROOM = LANE - 8;
     private final PrintWriter out;
     private final boolean color;
     /** The sender drawn on the left: its packets point right. */
     private final String left;
+    /** Told what the lines show, or null. */
+    private final org.softrnic.cli.decode.Legend legend;
 
     LadderText(PrintWriter out, boolean color, String left) {
+        this(out, color, left, null);
+    }
+
+    LadderText(PrintWriter out, boolean color, String left, org.softrnic.cli.decode.Legend legend) {
         this.out = out;
         this.color = color;
         this.left = left;
+        this.legend = legend;
     }
 
     /** Colour only on a terminal, unless --no-color or NO_COLOR (no-color.org) says otherwise. */
@@ -28,7 +38,7 @@ final class LadderText {
     }
 
     void header(String leftLabel, String rightLabel) {
-        out.printf("%12s  %-" + (LANE + 2) + "s%s%n", "time (us)", leftLabel, rightLabel);
+        line(String.format("%12s  %-" + (LANE + 2) + "s%s", "time (us)", leftLabel, rightLabel));
     }
 
     void steps(List<WireStep> steps) {
@@ -39,24 +49,52 @@ final class LadderText {
     void steps(List<WireStep> steps, List<String> paths) {
         long t0 = steps.isEmpty() ? 0 : steps.getFirst().sentAt();
         for (int i = 0; i < steps.size(); i++) {
-            step(steps.get(i), t0);
+            WireStep s = steps.get(i);
+            row(LadderRow.of(s), t0, StepNotes.of(s));
             String path = paths == null ? null : paths.get(i);
-            if (path != null) out.printf("%12s  |%s|  %s%n", "", " ".repeat(LANE), path);
+            if (path != null) line(String.format("%12s  |%s|  %s", "", " ".repeat(LANE), path));
         }
     }
 
-    private void step(WireStep s, long t0) {
+    /**
+     * A capture's rows. What a packet does is said the first time a packet of its kind appears; later rows say
+     * only what happened to theirs (sent again, refused), if anything.
+     */
+    void rows(List<LadderRow> rows) {
+        long t0 = rows.isEmpty() ? 0 : rows.getFirst().first().sentAt();
+        java.util.Set<String> told = new java.util.HashSet<>();
+        for (LadderRow r : rows) {
+            WireStep s = r.first();
+            boolean first = s.packet() == null || told.add(s.from() + "/" + LadderRow.unnumbered(s, StepNotes.explanation(s)));
+            row(r, t0, r.forRun(first ? StepNotes.of(s) : StepNotes.events(s)));
+        }
+    }
+
+    private void row(LadderRow r, long t0, String note) {
+        WireStep s = r.first();
         RocePacket p = s.packet();
-        String label = p == null ? (s.refused() != null ? "malformed RoCEv2  IP " + s.bytes().length + " B" : "not RoCE")
-                : String.format("%s  PSN %d  IP %d B", name(p), p.bth().psn(), s.bytes().length);
+        String size = "IP " + s.bytes().length + " B";
+        String label = p == null ? (s.refused() != null ? "malformed RoCEv2" + r.times() + "  " + size : "not RoCE" + r.times())
+                : name(p) + r.times() + "  " + r.psns() + "  " + size;
+        String fields = p == null ? "" : r.count() > 1 ? HeaderFields.span(p, r.last().packet()) : HeaderFields.of(p);
+        if (r.count() > 1 && label.length() > LABEL_ROOM) {
+            // a long run's PSN range leaves no room for the size in the arrow: it goes under it
+            label = label.substring(0, label.length() - size.length() - 2);
+            fields = size + " each" + (fields.isEmpty() ? "" : "  " + fields);
+        }
         boolean right = s.from().equals(left);
         String arrow = arrow(label, right, s.dropped(), s.refused() != null);
         String paint = s.dropped() || s.refused() != null ? "31" : s.again() != null ? "33" : p != null && p.aeth() != null && p.aeth().type() != org.softrnic.wire.header.AethType.ACK ? "35" : "36";
-        out.printf("%12.3f  |%s|  %s%n", (s.sentAt() - t0) / 1000.0, color ? "\u001b[" + paint + "m" + arrow + "\u001b[0m" : arrow,
-                StepNotes.of(s));
-        for (String fields : wrap(p == null ? "" : HeaderFields.of(p), LANE - 4)) {
-            out.printf("%12s  |%s|%n", "", right ? pad("   " + fields, LANE) : padLeft(fields + "   ", LANE));
+        String time = String.format("%12.3f  |%s|", (s.sentAt() - t0) / 1000.0, color ? "\u001b[" + paint + "m" + arrow + "\u001b[0m" : arrow);
+        line(note.isEmpty() ? time : time + "  " + note);
+        for (String f : wrap(fields, LANE - 4)) {
+            line(String.format("%12s  |%s|", "", right ? pad("   " + f, LANE) : padLeft(f + "   ", LANE)));
         }
+    }
+
+    private void line(String text) {
+        out.println(text);
+        if (legend != null) legend.scan(text);
     }
 
     /**

@@ -15,13 +15,31 @@ final class StepNotes {
     static String of(WireStep s) {
         RocePacket p = s.packet();
         if (p == null) return s.refused() != null ? s.refused() : "not a RoCE packet";
-        boolean cm = CmStep.mad(p) != null;
-        String note = cm ? CmStep.note(p, s.from(), s.to()) : base(s, p);
-        if (!cm && p.bth().opcode().transport() == org.softrnic.wire.Transport.UD) note += "; UD sends no ACK back: nothing tells the sender it arrived";
+        String note = explanation(s);
         if (s.again() != null) note = s.again().words + ": " + note;
         if (s.dropped()) note = note + "; LOST on the wire";
         if (s.refused() != null) note = "REFUSED, " + s.refused() + "; it would have been: " + note;
         return note;
+    }
+
+    /** What the packet does, without what happened to it: the part of the note a reader needs once. */
+    static String explanation(WireStep s) {
+        RocePacket p = s.packet();
+        if (p == null) return of(s);
+        boolean cm = CmStep.mad(p) != null;
+        String note = cm ? CmStep.note(p, s.from(), s.to()) : base(s, p);
+        if (!cm && p.bth().opcode().transport() == org.softrnic.wire.Transport.UD) note += "; UD sends no ACK back: nothing tells the sender it arrived";
+        return note;
+    }
+
+    /** What happened to the packet (sent again, lost, refused), or "" when nothing did: said on every row. */
+    static String events(WireStep s) {
+        if (s.packet() == null) return of(s);
+        java.util.List<String> e = new java.util.ArrayList<>();
+        if (s.again() != null) e.add(s.again().words);
+        if (s.dropped()) e.add("LOST on the wire");
+        if (s.refused() != null) e.add("REFUSED, " + s.refused());
+        return String.join("; ", e);
     }
 
     private static String base(WireStep s, RocePacket p) {

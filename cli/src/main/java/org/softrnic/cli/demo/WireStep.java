@@ -48,20 +48,35 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
      * does not verify, or whose RoCE headers do not parse, is marked: its receiver drops it.
      */
     static List<WireStep> ofCapture(List<org.softrnic.wire.pcap.CapturedFrame> frames) {
+        return ofCapture(frames, org.softrnic.cli.decode.CaptureFilter.ALL);
+    }
+
+    /**
+     * The packets {@code filter} keeps, between the two hosts of the first one it keeps. Repeats are told from the
+     * whole capture between those hosts, so that a packet sent again is marked so even when the filter left out its
+     * first sending.
+     */
+    static List<WireStep> ofCapture(List<org.softrnic.wire.pcap.CapturedFrame> frames, org.softrnic.cli.decode.CaptureFilter filter) {
         org.softrnic.wire.pcap.CaptureDecoder decoder = new org.softrnic.wire.pcap.CaptureDecoder();
-        Marker marker = new Marker();
-        List<WireStep> steps = new ArrayList<>();
+        List<DecodedFrame> decoded = new ArrayList<>(frames.size());
         String a = null;
         String b = null;
         for (org.softrnic.wire.pcap.CapturedFrame f : frames) {
             DecodedFrame d = decoder.decode(f);
+            decoded.add(d);
+            if (a == null && d.ip() != null && d.roce() && filter.keeps(f.number(), d)) {
+                a = d.ip().src().getHostAddress();
+                b = d.ip().dst().getHostAddress();
+            }
+        }
+        Marker marker = new Marker();
+        List<WireStep> steps = new ArrayList<>();
+        for (int i = 0; i < frames.size() && a != null; i++) {
+            org.softrnic.wire.pcap.CapturedFrame f = frames.get(i);
+            DecodedFrame d = decoded.get(i);
             if (d.ip() == null || !d.roce()) continue;
             String from = d.ip().src().getHostAddress();
             String to = d.ip().dst().getHostAddress();
-            if (a == null) {
-                a = from;
-                b = to;
-            }
             if (!(from.equals(a) && to.equals(b)) && !(from.equals(b) && to.equals(a))) continue;
             byte[] ip = org.softrnic.wire.pcap.CaptureDecoder.ipPacket(f, d);
             if (ip == null) continue;
@@ -69,7 +84,8 @@ record WireStep(long sentAt, String from, String to, byte[] bytes, RocePacket pa
             String refused = d.error() == org.softrnic.wire.ParseError.CAPTURE_CUT ? null
                     : d.packet() == null ? "malformed (" + d.errorMessage() + "): the receiver drops it"
                     : !d.icrcOk() ? d.errorMessage() + ": the receiver drops it" : null;
-            steps.add(marker.step(f.timestampNanos(), from, to, ip, d.packet(), false, refused));
+            WireStep step = marker.step(f.timestampNanos(), from, to, ip, d.packet(), false, refused);
+            if (filter.keeps(f.number(), d)) steps.add(step);
         }
         return steps;
     }

@@ -70,11 +70,11 @@ final class GlossaryText {
                             + " (ibv_create_ah)", "softrnic demo ud"),
             term("ROCE", "RoCE: RDMA over Converged Ethernet",
                     "InfiniBand's transport (the BTH and what follows) carried over Ethernet instead of an InfiniBand fabric",
-                    "softrnic decode samples/rc_pingpong.pcap"),
+                    "softrnic decode samples/rc_pingpong.pcap --count 30"),
             term("ROCEV2", "RoCEv2: RoCE over UDP/IP",
                     "the InfiniBand transport in a UDP datagram to port 4791, so that it is routed like any IP packet; the"
                             + " UDP source port spreads flows over paths; the ICRC covers what routers do not change",
-                    "softrnic decode --explain samples/rc_pingpong.pcap"),
+                    "softrnic decode --explain samples/rc_pingpong.pcap --count 30"),
             term("INFINIBAND|IB", "InfiniBand: a network made for RDMA",
                     "its own links, switches and subnet manager; its transport (QPs, BTH, PSNs, ACKs) is what RoCE carries"
                             + " over Ethernet", "softrnic explain RoCEv2"),

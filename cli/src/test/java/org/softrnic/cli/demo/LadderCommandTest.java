@@ -35,12 +35,16 @@ class LadderCommandTest {
         assertEquals(roce, picture.split("class=\"packet\"", -1).length - 1);
     }
 
-    /** --count N draws the first N RoCE packets, as tshark's -c, and says how many there were; 0 is refused. */
+    /**
+     * --count N draws the first N RoCE packets, as tshark's -c, and says how many there were; 0 is refused. With
+     * --every-packet each is an arrow (else the two ACKs alike among them share one).
+     */
     @Test
     void countDrawsTheFirstNPacketsAndSaysHowManyThereWere() throws Exception {
         StringWriter out = new StringWriter();
         Path big = Path.of("../samples/rc_pingpong.pcap");
-        assertEquals(0, Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "ladder", "--no-color", big.toString(), "-c", "20"));
+        assertEquals(0, Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "ladder", "--no-color", big.toString(), "-c", "20",
+                "--every-packet"));
         String text = out.toString();
         long arrows = text.lines().filter(l -> l.contains("->|") || l.contains("|<-") || l.contains("---X") || l.contains("X---")).count();
         assertEquals(20, arrows, text);

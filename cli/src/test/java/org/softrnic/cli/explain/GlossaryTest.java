@@ -35,6 +35,22 @@ class GlossaryTest {
     }
 
     @Test
+    void everyCommandATermSendsTheReaderToRuns() {
+        for (String term : GlossaryText.names()) {
+            String see = GlossaryText.of(term.toUpperCase()).getLast().substring("  see:    ".length());
+            for (String command : see.split("; ")) {
+                // "(ibv_uc_pingpong)" says which tool to look for; samples/ is at the repository's root, above cli/
+                String[] words = command.replaceAll(" \\(.*\\)", "").replace(" samples/", " ../samples/").split(" ");
+                assertEquals("softrnic", words[0], term + ": " + command);
+                StringWriter out = new StringWriter();
+                StringWriter err = new StringWriter();
+                String[] args = java.util.Arrays.copyOfRange(words, 1, words.length);
+                assertEquals(0, Main.execute(new PrintWriter(out), new PrintWriter(err), args), term + ": " + command + ": " + err);
+            }
+        }
+    }
+
+    @Test
     void termsAlreadyKnownKeepTheirOwnEntries() {
         assertTrue(explain("PSN").startsWith("PSN: packet sequence number"));
         assertTrue(explain("CNP").contains("opcode 0x81"), explain("CNP"));

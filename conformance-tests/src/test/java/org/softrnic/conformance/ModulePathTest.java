@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * softrnic on the module path: the README's program, made a module that requires org.softrnic.emulator,
+ * softrnic on the module path: the library guide's complete program (examples/RcWrite.java), made a module that requires org.softrnic.emulator,
  * compiles and runs; a module that imports the engine does not compile (its packages are exported to
  * softrnic's own modules only). The class path, the common case, is {@link ApiExampleTest}'s.
  */
@@ -49,7 +49,7 @@ class ModulePathTest {
     }
 
     @Test
-    void theReadmesProgramRunsAsAModule(@TempDir Path dir) throws Exception {
+    void theLibraryGuidesProgramRunsAsAModule(@TempDir Path dir) throws Exception {
         String example = Files.readString(ROOT.resolve("examples/RcWrite.java"));
         Path src = module(dir, "app", "module app {\n    requires org.softrnic.emulator;\n}\n", "RcWrite", example);
         Path out = dir.resolve("out");

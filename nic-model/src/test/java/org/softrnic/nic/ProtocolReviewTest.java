@@ -402,7 +402,7 @@ class ProtocolReviewTest {
     }
 
     // 14. retry_cnt 7 is seven retries, as the IBTA says (rxe never counts 7 down): with every ACK lost the
-    //     WRITE goes 8 times, then IBV_WC_RETRY_EXC_ERR. Kept, and said in the README and the tools' help.
+    //     WRITE goes 8 times, then IBV_WC_RETRY_EXC_ERR. Kept, and said in docs/engine.md and the tools' help.
     @Test
     void retryCount7IsSevenRetriesAsTheIbtaSays() {
         Pair p = Pair.rc();

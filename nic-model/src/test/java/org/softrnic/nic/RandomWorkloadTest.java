@@ -52,7 +52,7 @@ class RandomWorkloadTest {
     }
 
     /**
-     * Runs {@code -Dsoftrnic.seed=N} alone, or {@code -Dsoftrnic.seeds} seeds (32) from {@code -Dsoftrnic.from}
+     * Runs {@code -Dsoftrnic.seed=N} alone, or {@code -Dsoftrnic.seeds} seeds (64) from {@code -Dsoftrnic.from}
      * (1); a failure names its replay.
      */
     static void forEachSeed(String what, java.util.function.LongConsumer body) {

@@ -53,7 +53,7 @@ class UcUdSrqTest {
 
     // The same with an SRQ (class E): the broken message's receive completes IBV_WC_REM_INV_REQ_ERR, the second
     // message is lost as in rxe, and the QP takes up again at the third (rxe keeps the unfinished opcode and
-    // drops every later message; softrnic does not, see the README's table of differences).
+    // drops every later message; softrnic does not, see docs/engine.md's table of differences).
     @Test
     void ucOnAnSrqCompletesTheReceiveOfABrokenMessageInErrorAndGoesOn() {
         Pair p = new Pair(QpType.UC, Mtu.MTU_1024, 3, a -> { });

@@ -18,7 +18,7 @@ import org.softrnic.wire.frame.Udp;
  * @param mtu     the port's active MTU in bytes (256..4096)
  * @param udpPort RoCEv2 UDP port; 4791 unless several soft RNICs share one host
  * @param link    the link spec, as --link takes it (inproc, udp[:ADDR[:PORT]], ...)
- * @param seed    seeds keys and QP numbers
+ * @param seed    seeds the device's memory keys and its CM's IDs
  * @param faults  fault injection on this device's outgoing links of the in-process fabric
  * @param linkFaults faults on the link from this device to the named peer, in place of {@code faults}
  * @param progress {@code thread} (default): the device runs on its own event loop; {@code inline}: the one

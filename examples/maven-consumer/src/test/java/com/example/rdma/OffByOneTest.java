@@ -13,7 +13,7 @@ import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.WcStatus;
 
 /**
- * Fails on purpose, to show what a failure prints (the README copies it). Run it with
+ * Fails on purpose, to show what a failure prints (the README and docs/library.md copy it). Run it with
  * mvn test -Dtest=OffByOneTest -Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition
  */
 @SoftRnicTest

@@ -1,11 +1,13 @@
 package com.example.rdma;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.Test;
 import org.softrnic.emulator.junit.Faults;
+import org.softrnic.emulator.junit.SoftRnicRun;
 import org.softrnic.emulator.junit.SoftRnicTest;
 import org.softrnic.verbs.RdmaContext;
 import org.softrnic.verbs.SendOpcode;
@@ -40,11 +42,12 @@ class RdmaWriteTest {
 
     @Test
     @Faults(loss = 0.05)
-    void aWriteSurvivesFivePercentLoss(RdmaContext a, RdmaContext b) {
+    void aWriteSurvivesFivePercentLoss(RdmaContext a, RdmaContext b, SoftRnicRun run) {
         try (Arena arena = Arena.ofShared(); RcPair rc = new RcPair(a, b, arena, 1 << 20)) {
             rc.fill(3);
             assertEquals(WcStatus.SUCCESS, rc.post(SendOpcode.RDMA_WRITE, 1 << 20).status);
             assertEquals(-1, rc.local.segment().mismatch(rc.remote.segment()));
         }
+        assertTrue(run.dropped() > 0, "the loss never happened: " + run.faults()); // else the test proved nothing
     }
 }

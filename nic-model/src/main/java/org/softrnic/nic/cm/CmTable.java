@@ -114,7 +114,7 @@ public final class CmTable {
         return m == null ? null : m.get(input);
     }
 
-    /** Every row, in the order above (for the README's table and `softrnic explain`). */
+    /** Every row, in the order above (for `softrnic explain`). */
     public static List<CmTransition> rows() {
         return List.copyOf(ROWS);
     }

@@ -187,7 +187,7 @@ public final class QpScale {
 
     /**
      * The JVM's collectors by name (G1 Young Generation, PS Scavenge, ...): where the full collections before
-     * each row leave the QPs' objects changes the 10 000-QP row (README, Performance).
+     * each row leave the QPs' objects changes the 10 000-QP row (docs/performance.md).
      */
     private static String collectors() {
         return String.join(", ", ManagementFactory.getGarbageCollectorMXBeans().stream().map(b -> b.getName()).toList());
@@ -195,7 +195,7 @@ public final class QpScale {
 
     /**
      * The heap's pages, so that a run under {@code -XX:+UseTransparentHugePages} says so (on this machine huge
-     * pages made no steady difference: README, Performance).
+     * pages made no steady difference: docs/performance.md).
      */
     private static String pages() {
         boolean huge = ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:+UseTransparentHugePages");

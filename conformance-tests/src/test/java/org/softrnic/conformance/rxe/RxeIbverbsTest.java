@@ -53,7 +53,7 @@ class RxeIbverbsTest {
      * The JUnit extension on a real device: the consumer project's own test class
      * (examples/maven-consumer, RdmaWriteTest), compiled here unchanged, runs in the guest with
      * -Dsoftrnic.provider=ibverbs -Dsoftrnic.device=rxe0, each of its tests given two contexts of rxe0;
-     * its fault annotation has no link to act on there, and the test passes without the loss.
+     * its fault annotation has no link to act on there, so that test is skipped with the reason, not passed without the loss.
      */
     @Test
     void theConsumersJunitTestsPassOnRxe0ThroughTheExtension() throws Exception {
@@ -80,7 +80,8 @@ class RxeIbverbsTest {
         assertTrue(p.waitFor(320, TimeUnit.SECONDS), "the guest did not finish");
         Files.writeString(job.resolveSibling("guest.out"), out);
         assertTrue(out.contains("[junit rc=0]"), out);
-        assertTrue(out.contains("3 tests successful") && out.contains("0 tests failed"), out);
+        // the loss test is skipped with its reason: no link of a real device can be made to lose packets
+        assertTrue(out.contains("2 tests successful") && out.contains("1 tests aborted") && out.contains("0 tests failed"), out);
     }
 
     /** examples/maven-consumer's test sources, compiled against this module's test classpath into {@code to}. */

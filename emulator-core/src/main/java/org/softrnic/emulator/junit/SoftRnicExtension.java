@@ -26,8 +26,14 @@ public final class SoftRnicExtension implements BeforeEachCallback, AfterEachCal
     public void beforeEach(ExtensionContext context) {
         SoftRnicTest shape = find(context, SoftRnicTest.class);
         Faults faults = find(context, Faults.class);
-        context.getStore(NS).put(SoftRnicRun.class, new SoftRnicRun(context.getRequiredTestClass().getName(),
-                context.getRequiredTestMethod().getName(), shape, faults));
+        SoftRnicRun run = new SoftRnicRun(context.getRequiredTestClass().getName(), context.getRequiredTestMethod().getName(),
+                shape, faults);
+        context.getStore(NS).put(SoftRnicRun.class, run);
+        if (faults != null && run.fabric() == null) {
+            // a real device's link is not softrnic's to shape: the test would pass without the faults it is about
+            org.junit.jupiter.api.Assumptions.abort("@Faults needs the soft provider; " + run.deviceName()
+                    + " is a real device, whose link softrnic cannot shape, so this test is skipped, not passed without its faults");
+        }
     }
 
     /** The annotation on the method, else on its class. */

@@ -137,6 +137,11 @@ public final class SoftRnicRun {
         }
     }
 
+    /** The real device's name as given (-Dsoftrnic.device), without opening anything. */
+    String deviceName() {
+        return realDevice != null ? realDevice : "the ibverbs provider's first device";
+    }
+
     /** -Dsoftrnic.device, or else the first device the ibverbs provider lists. */
     private org.softrnic.verbs.RdmaDevice realDevice() {
         if (realDevice != null) return RdmaDevices.byName(realDevice);

@@ -166,6 +166,41 @@ class SoftRnicExtensionTest {
         assertEquals(before, org.softrnic.emulator.fabric.CountedArena.live(), "both threaded fabrics were closed");
     }
 
+    /** A loss test, run where no link can lose: on a real device. */
+    @SoftRnicTest
+    @Faults(loss = 0.05)
+    static class LossOnARealDevice {
+        @Test
+        void lossy(SoftRnicRun run) {
+            assertTrue(run.dropped() > 0);
+        }
+    }
+
+    @Test
+    void aFaultsTestOnARealDeviceIsSkippedWithTheReasonNotPassedWithoutItsFaults() {
+        System.setProperty("softrnic.provider", "ibverbs");
+        System.setProperty("softrnic.device", "rxe0");
+        SummaryGeneratingListener listener = new SummaryGeneratingListener();
+        java.util.List<String> reasons = new java.util.ArrayList<>();
+        try {
+            LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(LossOnARealDevice.class)).build(),
+                    listener, new org.junit.platform.launcher.TestExecutionListener() {
+                        @Override
+                        public void executionFinished(org.junit.platform.launcher.TestIdentifier id,
+                                                      org.junit.platform.engine.TestExecutionResult result) {
+                            result.getThrowable().ifPresent(t -> reasons.add(t.getMessage()));
+                        }
+                    });
+        } finally {
+            System.clearProperty("softrnic.provider");
+            System.clearProperty("softrnic.device");
+        }
+        assertEquals(List.of(), listener.getSummary().getFailures());
+        assertEquals(1, listener.getSummary().getTestsAbortedCount());
+        assertEquals(List.of("@Faults needs the soft provider; rxe0 is a real device, whose link softrnic cannot shape, so this"
+                + " test is skipped, not passed without its faults"), reasons);
+    }
+
     /** Faults no link can have. */
     @SoftRnicTest(fabric = SoftRnicTest.Fabric.THREADED)
     @Faults(loss = 2)

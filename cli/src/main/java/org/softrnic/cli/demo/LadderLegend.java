@@ -25,7 +25,7 @@ final class LadderLegend {
             Term.of("credit code", "credit code [0-9]+", "AETH credit code: how many receives the responder has posted, as a"
                     + " logarithmic code (the credits in brackets)"),
             Term.of("MSN", "\\bMSN=", "message sequence number (AETH): how many messages the responder has completed"),
-            Term.of("RNR", "\\bRNR\\b", "receiver not ready: no receive was posted for a SEND; the requester waits the RNR timer,"
+            Term.of("RNR", "\\bRNR\\b", "receiver not ready: no receive was posted for a SEND or a WRITE with immediate; the requester waits the RNR timer,"
                     + " then sends again"),
             Term.of("go-back-N", "go-back-N", "after a NAK sequence error the requester sends again from the missing PSN on,"
                     + " everything after it too"),

@@ -32,7 +32,9 @@ import picocli.CommandLine.Spec;
                 "  softrnic perf read --link udp:[::1] --verify",
                 "  # a server in one process, its client in another:",
                 "  softrnic perf --server --link udp:127.0.0.2",
-                "  softrnic perf write --connect 127.0.0.2 --link udp:127.0.0.1 --verify"})
+                "  softrnic perf write --connect 127.0.0.2 --link udp:127.0.0.1 --verify",
+                "  # every size from 2 B to 8 MiB on two links, and a picture of it:",
+                "  softrnic perf write --sweep --link inproc,udp --iters 200 --svg sweep.svg"})
 public final class PerfCommand implements Callable<Integer> {
     /** The OPs, for shell completion. */
     static final class Ops implements Iterable<String> {
@@ -110,6 +112,14 @@ public final class PerfCommand implements Callable<Integer> {
             description = "--server: give up when no client came within S seconds (default: wait for ever, as the tools do)")
     int timeout;
 
+    @Option(names = "--sweep", description = "every message size from 2 B to 8 MiB, as perftest's -a: a row a size; with several"
+            + " --link specs (--link inproc,udp) a block per link")
+    boolean sweep;
+
+    @Option(names = "--svg", paramLabel = "OUT", description = "with --sweep: draw bandwidth and message rate against size on log"
+            + " axes, a line per link")
+    java.nio.file.Path svg;
+
     @Option(names = "--oob-port", paramLabel = "P", defaultValue = "18515",
             description = "TCP port of the out-of-band exchange, as perftest's (default: ${DEFAULT-VALUE})")
     int oobPort;
@@ -153,15 +163,11 @@ public final class PerfCommand implements Callable<Integer> {
                     + " --link, --loss, --trace, --server and --connect are the soft provider's");
         }
         UserError.checkPort("--oob-port", oobPort);
-        try {
-            var kind = org.softrnic.emulator.link.LinkSpec.parse(link).kind();
-            if (kind != org.softrnic.emulator.link.LinkSpec.Kind.INPROC && kind != org.softrnic.emulator.link.LinkSpec.Kind.UDP) {
-                throw new UserError("--link " + link + ": perf takes --link inproc or udp[:ADDR[:PORT]]; frame ports (qemu-listen,"
-                        + " qemu-connect, tap) are for pingpong and perftest");
-            }
-        } catch (IllegalArgumentException e) {
-            throw new UserError(e.getMessage());
-        }
+        List<String> links = List.of(link.split(",", -1));
+        if (links.size() > 1 && !sweep) throw new UserError("--link " + link + ": several links only with --sweep");
+        for (String l : links) checkLink(l);
+        if (sweep) return sweep(operation, links, out);
+        if (svg != null) throw new UserError("--svg draws a --sweep");
         try {
             o = new PerfOptions(operation, link, size, iters, qps, UserError.mtu("--mtu", mtu), loss, seed, verify, txDepth, progress,
                     trace == null ? null : trace.toString());
@@ -202,6 +208,67 @@ public final class PerfCommand implements Callable<Integer> {
             return 1;
         }
         return Boolean.FALSE.equals(r.verified()) ? 1 : 0;
+    }
+
+    private static void checkLink(String link) {
+        try {
+            var kind = org.softrnic.emulator.link.LinkSpec.parse(link).kind();
+            if (kind != org.softrnic.emulator.link.LinkSpec.Kind.INPROC && kind != org.softrnic.emulator.link.LinkSpec.Kind.UDP) {
+                throw new UserError("--link " + link + ": perf takes --link inproc or udp[:ADDR[:PORT]]; frame ports (qemu-listen,"
+                        + " qemu-connect, tap) are for pingpong and perftest");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+
+    /** perftest's -a on each link: a table (or JSON Lines), and the picture. Exit 1 if a run failed. */
+    private int sweep(PerfOp operation, List<String> links, PrintWriter out) {
+        var given = spec.commandLine().getParseResult();
+        if (operation == PerfOp.ATOMIC) throw new UserError("--sweep: atomics move 8 bytes only; sweep write, read or send");
+        if (given.hasMatchedOption("--size")) throw new UserError("--sweep runs every size from 2 B to 8 MiB; leave out --size");
+        if (server || connect != null) throw new UserError("--sweep runs both ends in this process; not with --server or --connect");
+        if (trace != null) throw new UserError("--trace records one run; not with --sweep");
+        org.softrnic.cli.OutputFiles.check(svg, "--svg");
+        Mtu m = UserError.mtu("--mtu", mtu);
+        java.util.function.Function<String, java.util.function.Function<Integer, PerfOptions>> options = l -> s -> {
+            try {
+                return new PerfOptions(operation, l, s, iters, qps, m, loss, seed, verify, txDepth, progress, null);
+            } catch (IllegalArgumentException e) {
+                throw new UserError(e.getMessage());
+            }
+        };
+        options.apply(links.getFirst()).apply(2); // a bad option is refused before anything runs
+        if (!json) {
+            out.println(RULE);
+            out.printf("%40s%n", operation.title + " BW Test, every size (--sweep)");
+            if (provider.equals("soft")) out.println(" Figures         : the emulator's, in software on this machine's CPU; not an RDMA NIC's");
+            out.printf(" Number of qps   : %-12d Transport type : RoCEv2 RC%n", qps);
+            out.printf(" Mtu             : %-12s Tx depth       : %d%n", m.bytes + "[B]", txDepth);
+            out.printf(" Loss            : %-12.4f Seed           : %d%n", loss, seed);
+            out.println(RULE);
+        }
+        List<PerfSweep.Line> lines = PerfSweep.run(links, options, o -> provider.equals("ibverbs")
+                ? PerfRun.runIbverbs(device, o, org.softrnic.emulator.perf.PerfProgress.NONE)
+                : PerfRun.run(o, org.softrnic.emulator.perf.PerfProgress.NONE), out, json);
+        if (!json) out.println(RULE);
+        out.flush();
+        int code = 0;
+        for (PerfSweep.Line l : lines) {
+            if (l.error() == null) continue;
+            spec.commandLine().getErr().println("softrnic perf: --link " + l.link() + ": " + l.error());
+            code = 1;
+        }
+        spec.commandLine().getErr().flush();
+        if (svg != null) {
+            try {
+                java.nio.file.Files.writeString(svg, SweepSvg.render("softrnic perf " + operation.name().toLowerCase(Locale.ROOT)
+                        + " --sweep: the emulator's figures on this machine's CPU, not an RDMA NIC's", lines));
+            } catch (java.io.IOException e) {
+                throw new RunFailure("--svg: cannot write " + svg + ": " + e.getMessage(), e);
+            }
+        }
+        return code;
     }
 
     /** Serves one client; prints what it verified. Exit 1 on a mismatch. */

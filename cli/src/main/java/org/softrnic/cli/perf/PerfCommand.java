@@ -239,15 +239,8 @@ public final class PerfCommand implements Callable<Integer> {
             }
         };
         options.apply(links.getFirst()).apply(2); // a bad option is refused before anything runs
-        if (!json) {
-            out.println(RULE);
-            out.printf("%40s%n", operation.title + " BW Test, every size (--sweep)");
-            if (provider.equals("soft")) out.println(" Figures         : the emulator's, in software on this machine's CPU; not an RDMA NIC's");
-            out.printf(" Number of qps   : %-12d Transport type : RoCEv2 RC%n", qps);
-            out.printf(" Mtu             : %-12s Tx depth       : %d%n", m.bytes + "[B]", txDepth);
-            out.printf(" Loss            : %-12.4f Seed           : %d%n", loss, seed);
-            out.println(RULE);
-        }
+        if (!json) header(out, operation.title + " BW Test, every size (--sweep)", null, provider.equals("soft"), qps, m.bytes, txDepth,
+                loss, seed);
         List<PerfSweep.Line> lines = PerfSweep.run(links, options, o -> provider.equals("ibverbs")
                 ? PerfRun.runIbverbs(device, o, org.softrnic.emulator.perf.PerfProgress.NONE)
                 : PerfRun.run(o, org.softrnic.emulator.perf.PerfProgress.NONE), out, json);
@@ -304,22 +297,12 @@ public final class PerfCommand implements Callable<Integer> {
         return m;
     }
 
-    private static final String RULE = "-".repeat(87);
+    static final String RULE = "-".repeat(87);
 
     private static void table(PrintWriter out, PerfOptions o, PerfResult r, boolean soft) {
-        out.println(RULE);
-        out.printf("%40s%n", r.op().title + " BW Test");
-        out.printf(" Link            : %s%n", r.link());
-        // a student reads MB/s as an RDMA NIC's speed: say whose it is
-        if (soft) out.println(" Figures         : the emulator's, in software on this machine's CPU; not an RDMA NIC's");
-        out.printf(" Number of qps   : %-12d Transport type : RoCEv2 RC%n", r.qps());
-        out.printf(" Mtu             : %-12s Tx depth       : %d%n", r.mtu() + "[B]", o.txDepth());
-        out.printf(" Loss            : %-12.4f Seed           : %d%n", o.loss(), o.seed());
-        out.println(RULE);
-        out.printf(" %-10s %-14s %-18s %-20s %-12s%n", "#bytes", "#iterations", "BW peak[MB/sec]", "BW average[MB/sec]",
-                "MsgRate[Mpps]");
-        out.printf(" %-10d %-14d %-18.2f %-20.2f %-12.6f%n", r.size(), r.iterations(), r.bwPeakMBps(), r.bwAverageMBps(),
-                r.msgRateMpps());
+        header(out, r.op().title + " BW Test", r.link(), soft, r.qps(), r.mtu(), o.txDepth(), o.loss(), o.seed());
+        columns(out);
+        row(out, r);
         out.println(RULE);
         if (o.txDepth() == 1 && r.latency() != null) {
             // one request outstanding: the post-to-completion time is the round trip, as in perftest's _lat tests
@@ -332,6 +315,30 @@ public final class PerfCommand implements Callable<Integer> {
         }
         out.printf(" packets %s  dropped %s  retry episodes %d%s%n", count(r.packets()), count(r.dropped()), r.retryEpisodes(),
                 r.verified() == null ? "" : r.verified() ? "  verified: every byte matches" : "  verified: MISMATCH");
+    }
+
+    /** perftest's header; a null link is printed with the rows (a sweep's blocks). */
+    static void header(PrintWriter out, String title, String link, boolean soft, int qps, int mtuBytes, int txDepth, double loss,
+                       long seed) {
+        out.println(RULE);
+        out.printf("%40s%n", title);
+        if (link != null) out.printf(" Link            : %s%n", link);
+        // a student reads MB/s as an RDMA NIC's speed: say whose it is
+        if (soft) out.println(" Figures         : the emulator's, in software on this machine's CPU; not an RDMA NIC's");
+        out.printf(" Number of qps   : %-12d Transport type : RoCEv2 RC%n", qps);
+        out.printf(" Mtu             : %-12s Tx depth       : %d%n", mtuBytes + "[B]", txDepth);
+        out.printf(" Loss            : %-12.4f Seed           : %d%n", loss, seed);
+        out.println(RULE);
+    }
+
+    /** perftest's column heads for the bandwidth rows. */
+    static void columns(PrintWriter out) {
+        out.printf(" %-10s %-14s %-18s %-20s %-12s%n", "#bytes", "#iterations", "BW peak[MB/sec]", "BW average[MB/sec]", "MsgRate[Mpps]");
+    }
+
+    /** One bandwidth row, as perftest prints it. */
+    static void row(PrintWriter out, PerfResult r) {
+        out.printf(" %-10d %-14d %-18.2f %-20.2f %-12.6f%n", r.size(), r.iterations(), r.bwPeakMBps(), r.bwAverageMBps(), r.msgRateMpps());
     }
 
     /** A count, or n/a where the device does not report it (a real device's drops on the wire). */

@@ -44,8 +44,7 @@ final class PerfSweep {
         for (String link : links) {
             if (table) {
                 out.printf(" Link            : %s%n", link);
-                out.printf(" %-10s %-14s %-18s %-20s %-12s%n", "#bytes", "#iterations", "BW peak[MB/sec]", "BW average[MB/sec]",
-                        "MsgRate[Mpps]");
+                PerfCommand.columns(out);
                 out.flush();
             }
             List<PerfResult> results = new ArrayList<>();
@@ -63,8 +62,7 @@ final class PerfSweep {
                     out.println(ConfigFiles.toJson(r).replaceAll("\\s*\\n\\s*", " "));
                     out.flush();
                 } else {
-                    out.printf(" %-10d %-14d %-18.2f %-20.2f %-12.6f%n", r.size(), r.iterations(), r.bwPeakMBps(), r.bwAverageMBps(),
-                            r.msgRateMpps());
+                    PerfCommand.row(out, r);
                     out.flush();
                 }
             }

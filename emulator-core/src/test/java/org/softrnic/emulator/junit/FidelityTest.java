@@ -108,6 +108,7 @@ class FidelityTest {
     static void serverThreadAndClient(SoftRnicRun run) throws Exception {
         var at = new java.net.InetSocketAddress("10.0.0.2", 7174);
         var listening = new java.util.concurrent.CountDownLatch(1);
+        var serverFailure = new java.util.concurrent.atomic.AtomicReference<Exception>();
         Thread server = Thread.ofPlatform().name("cm-server").start(() -> {
             try (CmListener l = CmListener.listen(at)) {
                 listening.countDown();
@@ -115,6 +116,7 @@ class FidelityTest {
                     c.id().disconnect();
                 }
             } catch (Exception e) {
+                serverFailure.set(e); // said with the client's failure, if any: the server's is often the cause
                 listening.countDown();
             }
         });
@@ -122,9 +124,13 @@ class FidelityTest {
         Thread.sleep(100);
         try (CmConnection c = CmConnection.connect(at, QpCaps.of(4, 4), ConnParam.DEFAULT, java.time.Duration.ofSeconds(10))) {
             assertEquals(QpState.RTS, c.qp().query().qpState);
+        } catch (RuntimeException | AssertionError e) {
+            if (serverFailure.get() != null) e.addSuppressed(serverFailure.get());
+            throw e;
         } finally {
             server.join(20_000);
         }
+        if (serverFailure.get() != null) throw serverFailure.get();
     }
 
     @SoftRnicTest
@@ -145,7 +151,7 @@ class FidelityTest {
 
     @Test
     void aServerThreadWorksOnThreadedAndIsRefusedOnVirtualWithTheFabricToUseNamed() {
-        assertEquals(0, SoftRnicExtensionTest.run(CmServerThreadThreaded.class).size());
+        assertEquals(List.of(), SoftRnicExtensionTest.run(CmServerThreadThreaded.class).stream().map(f -> f.getException().toString()).toList());
         String m = failureOf(CmServerThreadVirtual.class);
         assertTrue(m.matches("(?s).*softrnic: rnic\\d: thread '[^']+' called a device of the virtual-time fabric after"
                 + " thread '[^']+' used it; that fabric runs all its devices on one thread.*"), m);

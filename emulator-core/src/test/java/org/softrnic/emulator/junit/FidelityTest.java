@@ -109,10 +109,12 @@ class FidelityTest {
         var at = new java.net.InetSocketAddress("10.0.0.2", 7174);
         var listening = new java.util.concurrent.CountDownLatch(1);
         var serverFailure = new java.util.concurrent.atomic.AtomicReference<Exception>();
+        var checked = new java.util.concurrent.CountDownLatch(1);
         Thread server = Thread.ofPlatform().name("cm-server").start(() -> {
             try (CmListener l = CmListener.listen(at)) {
                 listening.countDown();
                 try (CmConnection c = l.accept(QpCaps.of(4, 4), ConnParam.DEFAULT, java.time.Duration.ofSeconds(10))) {
+                    checked.await(10, java.util.concurrent.TimeUnit.SECONDS); // a DREQ before the client's check puts its QP in ERR
                     c.id().disconnect();
                 }
             } catch (Exception e) {
@@ -128,6 +130,7 @@ class FidelityTest {
             if (serverFailure.get() != null) e.addSuppressed(serverFailure.get());
             throw e;
         } finally {
+            checked.countDown();
             server.join(20_000);
         }
         if (serverFailure.get() != null) throw serverFailure.get();

@@ -163,8 +163,8 @@ public final class PerfCommand implements Callable<Integer> {
                     + " --link, --loss, --trace, --server and --connect are the soft provider's");
         }
         UserError.checkPort("--oob-port", oobPort);
-        List<String> links = List.of(link.split(",", -1));
-        if (links.size() > 1 && !sweep) throw new UserError("--link " + link + ": several links only with --sweep");
+        // a spec may hold commas of its own (tap:IF,ip=...): a new link starts only where a link kind does
+        List<String> links = sweep ? List.of(link.split(",(?=(inproc|udp|qemu-listen|qemu-connect|tap)\\b)")) : List.of(link);
         for (String l : links) checkLink(l);
         if (sweep) return sweep(operation, links, out);
         if (svg != null) throw new UserError("--svg draws a --sweep");

@@ -54,7 +54,7 @@ class PerfSweepTest {
             "perf atomic --sweep|--sweep: atomics move 8 bytes only",
             "perf write --sweep --size 64|--sweep runs every size from 2 B to 8 MiB; leave out --size",
             "perf write --svg x.svg|--svg draws a --sweep",
-            "perf write --link inproc,udp|several links only with --sweep",
+            "perf write --link inproc,udp|--link inproc,udp",
             "perf write --sweep --connect 127.0.0.2 --link udp:127.0.0.1|not with --server or --connect"})
     void whatASweepCannotDoIsRefusedBeforeAnythingRuns(String line, String message) {
         StringWriter err = new StringWriter();

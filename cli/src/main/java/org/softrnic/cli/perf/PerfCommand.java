@@ -197,7 +197,7 @@ public final class PerfCommand implements Callable<Integer> {
         } catch (OutOfMemoryError e) {
             throw new RunFailure("cannot allocate " + qps + " x " + size + " bytes of registered memory on each side: " + e.getMessage());
         }
-        if (json) out.println(ConfigFiles.toJson(r).replaceAll("\\s*\\n\\s*", " "));
+        if (json) out.println(jsonLine(r));
         else table(out, o, r, provider.equals("soft"));
         out.flush();
         if (r.error() != null) {
@@ -231,14 +231,14 @@ public final class PerfCommand implements Callable<Integer> {
         if (trace != null) throw new UserError("--trace records one run; not with --sweep");
         org.softrnic.cli.OutputFiles.check(svg, "--svg");
         Mtu m = UserError.mtu("--mtu", mtu);
-        java.util.function.Function<String, java.util.function.Function<Integer, PerfOptions>> options = l -> s -> {
+        java.util.function.BiFunction<String, Integer, PerfOptions> options = (l, s) -> {
             try {
                 return new PerfOptions(operation, l, s, iters, qps, m, loss, seed, verify, txDepth, progress, null);
             } catch (IllegalArgumentException e) {
                 throw new UserError(e.getMessage());
             }
         };
-        options.apply(links.getFirst()).apply(2); // a bad option is refused before anything runs
+        options.apply(links.getFirst(), 2); // a bad option is refused before anything runs
         if (!json) header(out, operation.title + " BW Test, every size (--sweep)", null, provider.equals("soft"), qps, m.bytes, txDepth,
                 loss, seed);
         List<PerfSweep.Line> lines = PerfSweep.run(links, options, o -> provider.equals("ibverbs")
@@ -271,7 +271,7 @@ public final class PerfCommand implements Callable<Integer> {
             spec.commandLine().getErr().flush();
         });
         if (json) {
-            out.println(ConfigFiles.toJson(serverJson(report)).replaceAll("\\s*\\n\\s*", " "));
+            out.println(jsonLine(serverJson(report)));
         } else {
             out.printf("served %s: %d x %d B over %d QP%s from %s, %d completed%s%n", report.run().op().title,
                     report.run().iters(), report.run().size(), report.run().qps(), report.run().qps() == 1 ? "" : "s", report.client(), report.completed(),
@@ -315,6 +315,11 @@ public final class PerfCommand implements Callable<Integer> {
         }
         out.printf(" packets %s  dropped %s  retry episodes %d%s%n", count(r.packets()), count(r.dropped()), r.retryEpisodes(),
                 r.verified() == null ? "" : r.verified() ? "  verified: every byte matches" : "  verified: MISMATCH");
+    }
+
+    /** A JSON object on one line: --json prints JSON Lines. */
+    static String jsonLine(Object value) {
+        return ConfigFiles.toJson(value).replaceAll("\\s*\\n\\s*", " ");
     }
 
     /** perftest's header; a null link is printed with the rows (a sweep's blocks). */

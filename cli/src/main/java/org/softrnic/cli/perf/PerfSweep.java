@@ -3,8 +3,8 @@ package org.softrnic.cli.perf;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
-import org.softrnic.emulator.config.ConfigFiles;
 import org.softrnic.emulator.perf.PerfOptions;
 import org.softrnic.emulator.perf.PerfResult;
 
@@ -37,37 +37,34 @@ final class PerfSweep {
      * Runs every size on every link; {@code options} makes a run's options from its link and size, {@code run} runs
      * one. Rows are printed as they come (a table, or JSON Lines), so a long sweep shows its progress.
      */
-    static List<Line> run(List<String> links, Function<String, Function<Integer, PerfOptions>> options,
+    static List<Line> run(List<String> links, BiFunction<String, Integer, PerfOptions> options,
                           Function<PerfOptions, PerfResult> run, PrintWriter out, boolean json) {
-        boolean table = !json;
         List<Line> lines = new ArrayList<>();
         for (String link : links) {
-            if (table) {
+            if (!json) {
                 out.printf(" Link            : %s%n", link);
                 PerfCommand.columns(out);
                 out.flush();
             }
-            List<PerfResult> results = new ArrayList<>();
-            String error = null;
-            PerfResult warm = run.apply(options.apply(link).apply(WARM_UP_SIZE));
-            if (warm.error() != null) error = "warming up with " + WARM_UP_SIZE + " B: " + warm.error();
-            for (int size : error == null ? sizes() : List.<Integer>of()) {
-                PerfResult r = run.apply(options.apply(link).apply(size));
-                if (r.error() != null) {
-                    error = size + " B: " + r.error();
-                    break;
-                }
-                results.add(r);
-                if (json) {
-                    out.println(ConfigFiles.toJson(r).replaceAll("\\s*\\n\\s*", " "));
-                    out.flush();
-                } else {
-                    PerfCommand.row(out, r);
-                    out.flush();
-                }
-            }
-            lines.add(new Line(link, results, error));
+            lines.add(line(link, options, run, out, json));
         }
         return lines;
+    }
+
+    /** One link's warm-up, then its sizes in order until one fails. */
+    private static Line line(String link, BiFunction<String, Integer, PerfOptions> options, Function<PerfOptions, PerfResult> run,
+                             PrintWriter out, boolean json) {
+        List<PerfResult> results = new ArrayList<>();
+        PerfResult warm = run.apply(options.apply(link, WARM_UP_SIZE));
+        if (warm.error() != null) return new Line(link, results, "warming up with " + WARM_UP_SIZE + " B: " + warm.error());
+        for (int size : sizes()) {
+            PerfResult r = run.apply(options.apply(link, size));
+            if (r.error() != null) return new Line(link, results, size + " B: " + r.error());
+            results.add(r);
+            if (json) out.println(PerfCommand.jsonLine(r));
+            else PerfCommand.row(out, r);
+            out.flush();
+        }
+        return new Line(link, results, null);
     }
 }

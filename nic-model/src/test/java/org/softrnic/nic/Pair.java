@@ -154,15 +154,25 @@ final class Pair {
         return new Pair(QpType.RC, Mtu.MTU_1024, 1, attr -> { }, false, GID6_A, GID6_B);
     }
 
+    /** An RC pair whose devices' link says no one outside the process sees their packets (the in-process fabric). */
+    static Pair rcInProcess() {
+        return new Pair(QpType.RC, Mtu.MTU_1024, 1, attr -> { }, false, GID_A, GID_B, LinkProfile.IN_PROCESS);
+    }
+
     private Pair(QpType type, Mtu mtu, long seed, java.util.function.Consumer<QpAttr> tweak, boolean guards) {
         this(type, mtu, seed, tweak, guards, GID_A, GID_B);
     }
 
     private Pair(QpType type, Mtu mtu, long seed, java.util.function.Consumer<QpAttr> tweak, boolean guards, Gid gidA, Gid gidB) {
+        this(type, mtu, seed, tweak, guards, gidA, gidB, LinkProfile.FRAMES);
+    }
+
+    private Pair(QpType type, Mtu mtu, long seed, java.util.function.Consumer<QpAttr> tweak, boolean guards, Gid gidA, Gid gidB,
+                 LinkProfile link) {
         fabric = new SimFabric(seed);
         fabric.tracing(true);
-        a = new Side(fabric.add(NicConfig.of("a", gidA, seed).withMtu(Mtu.MTU_4096)), 1 << 20, 256);
-        Nic nicB = fabric.add(NicConfig.of("b", gidB, seed + 1).withMtu(Mtu.MTU_4096));
+        a = new Side(fabric.add(NicConfig.of("a", gidA, seed).withMtu(Mtu.MTU_4096).withLink(link)), 1 << 20, 256);
+        Nic nicB = fabric.add(NicConfig.of("b", gidB, seed + 1).withMtu(Mtu.MTU_4096).withLink(link));
         if (guards) {
             bWithGuards = Arena.ofAuto().allocate(GUARD + (1 << 20) + GUARD, 8);
             bWithGuards.fill(GUARD_BYTE);

@@ -60,7 +60,7 @@ public final class InprocPort implements Port {
 
     @Override
     public LinkProfile profile() {
-        return LinkProfile.FRAMES;
+        return LinkProfile.IN_PROCESS;
     }
 
     @Override

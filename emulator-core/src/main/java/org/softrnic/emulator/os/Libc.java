@@ -26,7 +26,7 @@ public final class Libc {
     public static final short POLLIN = 1;
 
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
+    static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
     public static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO_VALUE = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
@@ -50,7 +50,7 @@ public final class Libc {
     private Libc() {
     }
 
-    private static MethodHandle handle(String name, FunctionDescriptor d, Linker.Option... options) {
+    static MethodHandle handle(String name, FunctionDescriptor d, Linker.Option... options) {
         return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name)),
                 d, options);
     }

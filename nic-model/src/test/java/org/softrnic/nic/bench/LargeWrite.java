@@ -14,8 +14,9 @@ import org.softrnic.verbs.SendWr;
 
 /**
  * 1 MiB RDMA WRITEs at MTU 4096 through two soft RNICs on one thread, beside single-thread memcpy of the
- * same size measured in the same run. The emulator copies each byte twice (source MR into the packet, packet
- * into the target MR) and computes two ICRCs per packet, so memcpy/2 is its natural ceiling.
+ * same size measured in the same run. The devices are in one process, as on the in-process fabric, so no ICRC
+ * is computed; each byte is copied twice (source MR into the packet, packet into the target MR), so memcpy/2
+ * is the natural ceiling.
  */
 public final class LargeWrite {
     private static final int SIZE = 1 << 20;
@@ -32,7 +33,7 @@ public final class LargeWrite {
         double write = writes(src, dst, seconds / 3, seconds);
         System.out.printf("1 MiB, one thread:%n%-36s %10.0f MB/s%n%-36s %10.0f MB/s%n%-36s %10.2f%n",
                 "memcpy (MemorySegment.copy)", memcpy, "RDMA WRITE, MTU 4096, two soft RNICs", write,
-                "ratio (target >= 0.25)", write / memcpy);
+                "ratio (target >= 0.5)", write / memcpy);
     }
 
     private static double memcpy(MemorySegment src, MemorySegment dst, double seconds) {

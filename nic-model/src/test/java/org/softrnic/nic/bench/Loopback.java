@@ -2,6 +2,7 @@ package org.softrnic.nic.bench;
 
 import java.lang.foreign.Arena;
 import org.softrnic.nic.Nic;
+import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.PacketSink;
 import org.softrnic.nic.mem.MemoryRegion;
@@ -114,8 +115,8 @@ final class Loopback {
     static Loopback devices(int capacity) {
         Loopback link = new Loopback(capacity);
         VirtualClock clock = new VirtualClock();
-        link.a = new Nic(NicConfig.of("a", Gid.parse("192.0.2.1"), 1).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(0));
-        link.b = new Nic(NicConfig.of("b", Gid.parse("192.0.2.2"), 2).withMtu(Mtu.MTU_4096), clock, link.sinkFrom(1));
+        link.a = new Nic(NicConfig.of("a", Gid.parse("192.0.2.1"), 1).withMtu(Mtu.MTU_4096).withLink(LinkProfile.IN_PROCESS), clock, link.sinkFrom(0));
+        link.b = new Nic(NicConfig.of("b", Gid.parse("192.0.2.2"), 2).withMtu(Mtu.MTU_4096).withLink(LinkProfile.IN_PROCESS), clock, link.sinkFrom(1));
         return link;
     }
 

@@ -171,6 +171,11 @@ public final class FrameView {
         return icrc.compute(buf, ipOffset, ipVersion, roceOffset, roceLength);
     }
 
+    /** Writes the ICRC the packet should carry: a link that skipped it stamps it before a tap reads the packet. */
+    public void stampIcrc() {
+        icrc.stamp(buf, ipOffset, ipVersion, roceOffset, roceLength);
+    }
+
     /** Null when the carried ICRC equals the computed one, else {@link ParseError#ICRC_MISMATCH}. */
     public ParseError verifyIcrc() {
         return expectedIcrc() == roce.icrc() ? null : ParseError.ICRC_MISMATCH;

@@ -76,6 +76,14 @@ public final class FrameWriter extends HeaderViews {
      * @return the frame's length, from the offset given to {@code begin}
      */
     public int finish(int payloadLength, int ipId) {
+        return finish(payloadLength, ipId, true);
+    }
+
+    /**
+     * As {@link #finish(int, int)}; without {@code stampIcrc} the ICRC's four bytes are zero, for a link on
+     * which no one can read them.
+     */
+    public int finish(int payloadLength, int ipId, boolean stampIcrc) {
         if (!opcode.payload && payloadLength != 0) throw new IllegalArgumentException(opcode + " carries no payload");
         MemorySegment s = buf.segment;
         int pad = -payloadLength & 3;
@@ -94,7 +102,8 @@ public final class FrameWriter extends HeaderViews {
         } else {
             u16(s, ip + 4, udpLength);
         }
-        icrc.stamp(buf, ip, template.ipVersion, roceOffset, roceLength);
+        if (stampIcrc) icrc.stamp(buf, ip, template.ipVersion, roceOffset, roceLength);
+        else s.set(ValueLayout.JAVA_INT_UNALIGNED, roceOffset + roceLength - Opcode.ICRC_BYTES, 0);
         int end = roceOffset + roceLength;
         buf.length(end);
         return end - frameOffset;

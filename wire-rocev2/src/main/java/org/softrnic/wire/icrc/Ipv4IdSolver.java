@@ -23,6 +23,8 @@ public final class Ipv4IdSolver {
 
     /** x^(-8 * 2^k) mod P: undoing 2^k bytes of the CRC. */
     private static final int[] UNDO_BYTES = new int[32];
+    /** x^(8 * 2^k) mod P: carrying a raw CRC through 2^k bytes. */
+    private static final int[] CARRY_BYTES = new int[32];
     /** The raw CRC of the identification's high byte (followed by a zero byte) and of its low byte. */
     private static final int[] RAW_HIGH = new int[256];
     private static final int[] RAW_LOW = new int[256];
@@ -37,6 +39,8 @@ public final class Ipv4IdSolver {
         for (int i = 0; i < 8; i++) undoByte = multiply(undoByte, inverseX);
         UNDO_BYTES[0] = undoByte;
         for (int k = 1; k < 32; k++) UNDO_BYTES[k] = multiply(UNDO_BYTES[k - 1], UNDO_BYTES[k - 1]);
+        CARRY_BYTES[0] = ONE >>> 8; // x^8
+        for (int k = 1; k < 32; k++) CARRY_BYTES[k] = multiply(CARRY_BYTES[k - 1], CARRY_BYTES[k - 1]);
         int zeros = crc((byte) 0, (byte) 0);
         for (int b = 0; b < 256; b++) {
             RAW_HIGH[b] = crc((byte) b, (byte) 0) ^ zeros;
@@ -61,6 +65,25 @@ public final class Ipv4IdSolver {
         int id = 0;
         for (int i = 0; i < 16; i++) if ((raw & PIVOT[i]) != 0) id ^= ROW_ID[i];
         return rawCrc(id) == raw ? id : -1;
+    }
+
+    /**
+     * The other way: what to XOR into the ICRC computed with identification 0 to get the ICRC with
+     * {@code id}, for a packet of {@code carry = carry(ipTotalLength)} (equal-sized packets share it). A link
+     * whose kernel numbers a burst's packets itself (UDP GSO counts the identification up per segment) stamps
+     * each segment's ICRC so.
+     */
+    public static int icrcDifference(int id, int carry) {
+        return multiply(carry, rawCrc(id));
+    }
+
+    /** x^(8d) mod P, d the bytes after the identification in a packet of this IPv4 total length. */
+    public static int carry(int ipTotalLength) {
+        if (ipTotalLength < 10) throw new IllegalArgumentException("IPv4 total length " + ipTotalLength);
+        int r = ONE;
+        int n = ipTotalLength - 10;
+        for (int k = 0; n != 0; k++, n >>>= 1) if ((n & 1) != 0) r = multiply(r, CARRY_BYTES[k]);
+        return r;
     }
 
     /** The raw CRC of the identification's two bytes, big-endian as on the wire. */

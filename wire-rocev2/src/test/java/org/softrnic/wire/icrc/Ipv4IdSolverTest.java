@@ -104,4 +104,20 @@ class Ipv4IdSolverTest {
             assertEquals(id, Ipv4IdSolver.identification(diff, len), "id " + id + " at total length " + len);
         }
     }
+
+    /** The forward direction, as a GSO link stamps segments: the ICRC with identification 0, XOR the difference, is rxe's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"rc_pingpong.pcap", "write_bw.pcap"})
+    void theDifferenceTurnsTheZeroIdentificationsIcrcIntoTheCarriedOne(String file) throws IOException {
+        int checked = 0;
+        for (CapturedFrame f : load(file)) {
+            byte[] frame = f.data();
+            FrameView v = view(frame, 0);
+            if (v == null || !v.isRoce() || id(frame) == 0) continue;
+            int total = ((frame[IP + 2] & 0xff) << 8) | (frame[IP + 3] & 0xff);
+            assertEquals(v.roce.icrc(), v.expectedIcrc() ^ Ipv4IdSolver.icrcDifference(id(frame), Ipv4IdSolver.carry(total)));
+            checked++;
+        }
+        assertTrue(checked > 10, "checked " + checked);
+    }
 }

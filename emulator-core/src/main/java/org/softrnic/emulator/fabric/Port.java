@@ -20,6 +20,10 @@ public interface Port extends PacketSink, AutoCloseable {
      */
     void await(long deadline, java.util.function.BooleanSupplier idle);
 
+    /** Sends what the device handed over and the port holds back to batch; the loop calls it after each turn. */
+    default void flush() {
+    }
+
     /** Ends an {@link #await} early; any thread, and cheap when the loop is not asleep. */
     void wakeup();
 

@@ -28,24 +28,14 @@ final class TapEndpoint implements FrameEndpoint {
     private final Arena arena = Arena.ofShared();
     private final String name;
     private final int fd;
-    private final int event;
-    /** Loop thread: errno of read, write, poll; another for wakeup, which any thread may call. */
+    private final FdSleep sleep;
+    /** Loop thread: errno of read and write. */
     private final MemorySegment capture = arena.allocate(Libc.CAPTURE);
-    private final MemorySegment wakeCapture = arena.allocate(Libc.CAPTURE);
-    private final MemorySegment pollFds = arena.allocate(16, 8);
-    private final MemorySegment one = arena.allocate(8, 8);
-    private final MemorySegment drain = arena.allocate(8, 8);
-    private volatile boolean asleep;
 
-    private TapEndpoint(String name, int fd, int event) {
+    private TapEndpoint(String name, int fd, FdSleep sleep) {
         this.name = name;
         this.fd = fd;
-        this.event = event;
-        pollFds.set(ValueLayout.JAVA_INT, 0, fd);
-        pollFds.set(ValueLayout.JAVA_SHORT, 4, Libc.POLLIN);
-        pollFds.set(ValueLayout.JAVA_INT, 8, event);
-        pollFds.set(ValueLayout.JAVA_SHORT, 12, Libc.POLLIN);
-        one.set(ValueLayout.JAVA_LONG, 0, 1);
+        this.sleep = sleep;
     }
 
     /** Attaches to TAP {@code name}, creating it if it does not exist (that needs CAP_NET_ADMIN), and sets it up. */
@@ -56,7 +46,6 @@ final class TapEndpoint implements FrameEndpoint {
             MemorySegment err = a.allocate(Libc.CAPTURE);
             int fd = (int) Libc.call(Libc.OPEN, err, a.allocateFrom("/dev/net/tun"), Libc.O_RDWR | Libc.O_NONBLOCK | Libc.O_CLOEXEC, 0);
             if (fd < 0) throw failure("open /dev/net/tun", err, "is the tun module loaded?");
-            int event = -1;
             try {
                 MemorySegment ifr = ifreq(a, n);
                 ifr.set(ValueLayout.JAVA_SHORT, IFNAMSIZ, (short) (IFF_TAP | IFF_NO_PI));
@@ -65,12 +54,9 @@ final class TapEndpoint implements FrameEndpoint {
                             + " mode tap user $USER && sudo ip link set " + name + " up");
                 }
                 bringUp(a, n, name);
-                event = (int) Libc.call(Libc.EVENTFD, err, 0, Libc.O_NONBLOCK | Libc.O_CLOEXEC);
-                if (event < 0) throw failure("eventfd", err, null);
-                return new TapEndpoint(name, fd, event);
+                return new TapEndpoint(name, fd, new FdSleep(fd));
             } catch (IOException | RuntimeException e) {
                 Libc.call(Libc.CLOSE, err, fd);
-                if (event >= 0) Libc.call(Libc.CLOSE, err, event);
                 throw e;
             }
         }
@@ -140,37 +126,18 @@ final class TapEndpoint implements FrameEndpoint {
 
     @Override
     public void await(long deadline, BooleanSupplier idle) {
-        asleep = true;
-        try {
-            if (!idle.getAsBoolean()) return;
-            long millis = (deadline - System.nanoTime()) / 1_000_000;
-            if (millis <= 0) return;
-            int ready = (int) Libc.POLL.invokeExact(capture, pollFds, 2L, (int) Math.min(millis, 1000));
-            if (ready > 0 && (pollFds.get(ValueLayout.JAVA_SHORT, 14) & Libc.POLLIN) != 0) {
-                long ignored = (long) Libc.READ.invokeExact(capture, event, drain.address(), 8L);
-            }
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        } finally {
-            asleep = false;
-        }
+        sleep.await(deadline, idle);
     }
 
     @Override
     public void wakeup() {
-        if (!asleep) return;
-        try {
-            long ignored = (long) Libc.WRITE.invokeExact(wakeCapture, event, one.address(), 8L);
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        sleep.wakeup();
     }
 
     @Override
     public void close() {
-        MemorySegment err = wakeCapture;
-        Libc.call(Libc.CLOSE, err, fd);
-        Libc.call(Libc.CLOSE, err, event);
+        sleep.close();
+        Libc.call(Libc.CLOSE, capture, fd);
         arena.close();
     }
 }

@@ -20,9 +20,7 @@ public final class UdpPort implements Port {
     private final int ipMtu;
 
     private UdpPort(InetAddress address, int socketPort, int rocePort) throws IOException {
-        java.net.NetworkInterface nif = java.net.NetworkInterface.getByInetAddress(address);
-        int mtu = nif == null ? -1 : nif.getMTU();
-        this.ipMtu = mtu > 0 ? mtu : 1500;
+        this.ipMtu = interfaceMtu(address);
         UdpLink l = null;
         SelectorSleep s = null;
         try {
@@ -37,6 +35,13 @@ public final class UdpPort implements Port {
         }
         this.link = l;
         this.sleep = s;
+    }
+
+    /** The bound address's interface MTU (65536 on loopback), or 1500 when the interface does not say. */
+    static int interfaceMtu(InetAddress address) throws IOException {
+        java.net.NetworkInterface nif = java.net.NetworkInterface.getByInetAddress(address);
+        int mtu = nif == null ? -1 : nif.getMTU();
+        return mtu > 0 ? mtu : 1500;
     }
 
     /**

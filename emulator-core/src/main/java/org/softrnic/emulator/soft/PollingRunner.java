@@ -27,6 +27,25 @@ final class PollingRunner extends DirectRunner {
         }
     }
 
+    /** The application may wait for an event next, not poll: what a post or a verb sent leaves now. */
+    @Override
+    public void publish(long claim) {
+        try {
+            super.publish(claim);
+        } finally {
+            port.flush();
+        }
+    }
+
+    @Override
+    public <T> T call(java.util.function.Supplier<T> verb) {
+        try {
+            return super.call(verb);
+        } finally {
+            port.flush();
+        }
+    }
+
     @Override
     public boolean idle() {
         checkThread();

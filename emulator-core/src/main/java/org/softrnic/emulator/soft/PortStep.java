@@ -26,6 +26,11 @@ final class PortStep {
             nic.runTimers();
             n++;
         }
+        try {
+            port.flush(); // what this turn sent (answers, retransmissions, and the posts before it) leaves together
+        } catch (RuntimeException e) {
+            fault.accept(e);
+        }
         return n;
     }
 }

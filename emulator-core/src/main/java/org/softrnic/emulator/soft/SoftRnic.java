@@ -115,7 +115,11 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         if (link.frames()) return onFrames(config, link);
         try {
             // PORT 0: the kernel picks the socket's port, and it is the device's RoCE port too
-            return attachedOrClose(config, UdpPort.open(link.address(), link.port(), link.port() == 0 ? 0 : config.udpPort()));
+            int rocePort = link.port() == 0 ? 0 : config.udpPort();
+            Port port = org.softrnic.emulator.link.NativeUdpLink.available()
+                    ? org.softrnic.emulator.fabric.NativeUdpPort.open(link.address(), link.port(), rocePort)
+                    : UdpPort.open(link.address(), link.port(), rocePort);
+            return attachedOrClose(config, port);
         } catch (IOException e) {
             throw new UncheckedIOException("link " + config.link() + ": " + e.getMessage(), e);
         }

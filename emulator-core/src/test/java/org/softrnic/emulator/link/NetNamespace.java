@@ -91,6 +91,13 @@ final class NetNamespace implements AutoCloseable {
         run(List.of("ip", "netns", "del", name));
     }
 
+    /** Runs {@code ip -n NAME ARGS...} in this namespace. */
+    void ip(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("ip", "-n", name));
+        cmd.addAll(List.of(args));
+        run(cmd);
+    }
+
     private static String run(List<String> cmd) throws Exception {
         Path out = Files.createTempFile("netns", ".out");
         try {

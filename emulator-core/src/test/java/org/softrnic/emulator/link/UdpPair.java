@@ -51,19 +51,26 @@ public final class UdpPair {
         UdpLink link = UdpLink.open(address, socketPort, rocePort);
         org.softrnic.nic.LinkProfile profile = link.profile();
         if (rxeIdentifications) profile = new org.softrnic.nic.LinkProfile(false, profile.udpSourcePort(), profile.ipIdHidden());
-        NicConfig cfg = new NicConfig("soft-" + ip, List.of(Gid.parse(ip)), Mtu.MTU_1024, rocePort, 1,
-                DeviceAttributes.rxeDefaults(), profile);
         org.softrnic.nic.PacketSink sink = corrupt == null ? link : (buf, off, len) -> {
             corrupt.apply(buf, off, len);
             return link.transmit(buf, off, len);
         };
+        Device d = device(ip, rocePort, profile, Mtu.MTU_1024, sink);
+        return new Side(d.nic(), link, d.mr(), d.cq(), d.qp());
+    }
+
+    /** A device on {@code ip} with 1 MiB registered, a CQ and an RC QP, sending into {@code sink}. */
+    public record Device(Nic nic, MemoryRegion mr, CompletionQueue cq, QueuePair qp) {}
+
+    public static Device device(String ip, int rocePort, org.softrnic.nic.LinkProfile profile, Mtu mtu, org.softrnic.nic.PacketSink sink) {
+        NicConfig cfg = new NicConfig("soft-" + ip, List.of(Gid.parse(ip)), mtu, rocePort, 1, DeviceAttributes.rxeDefaults(), profile);
         Nic nic = new Nic(cfg, System::nanoTime, sink);
         var pd = nic.allocPd();
         MemorySegment mem = Arena.ofAuto().allocate(1 << 20, 8);
         MemoryRegion mr = nic.regMr(pd, mem, Access.LOCAL_WRITE | Access.REMOTE_ANY);
         CompletionQueue cq = nic.createCq(256);
         QueuePair qp = nic.createQp(pd, QpType.RC, cq, cq, null, QpCaps.of(64, 64), false);
-        return new Side(nic, link, mr, cq, qp);
+        return new Device(nic, mr, cq, qp);
     }
 
     public static void connect(Side s, String peer, int peerQpn) {

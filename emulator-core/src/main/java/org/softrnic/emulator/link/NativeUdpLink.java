@@ -71,7 +71,8 @@ public final class NativeUdpLink implements PacketSink, AutoCloseable {
     private final int[] queueOffset = new int[BATCH];
     private final int[] queueLength = new int[BATCH];
     private int queued;
-    private final PacketBuffer[] free = new PacketBuffer[BATCH + 1];
+    /** This link's BATCH + 1 buffers and the device's first one, which comes here with its first packet. */
+    private final PacketBuffer[] free = new PacketBuffer[BATCH + 2];
     private int freeCount;
     private final int[] msgFirst = new int[BATCH];
     private final int[] msgCount = new int[BATCH];
@@ -111,7 +112,7 @@ public final class NativeUdpLink implements PacketSink, AutoCloseable {
         this.gso = gso;
         this.gro = gro;
         this.capture = arena.allocate(Libc.CAPTURE);
-        for (int i = 0; i < free.length; i++) free[freeCount++] = PacketBuffer.allocate(arena, PacketSink.BUFFER_BYTES);
+        for (int i = 0; i < BATCH + 1; i++) free[freeCount++] = PacketBuffer.allocate(arena, PacketSink.BUFFER_BYTES);
         txMsgs = arena.allocate((long) BATCH * MMSGHDR, 8);
         txIov = arena.allocate((long) BATCH * Sockets.IOVEC, 8);
         txNames = arena.allocate((long) BATCH * Sockets.SOCKADDR_BYTES, 8);

@@ -21,7 +21,7 @@ class CmExampleTest {
     @Test
     void theExampleGetsItsBufferBackFromSoftrnicsRpingServer() throws Exception {
         Path dir = Files.createDirectories(Path.of("target", "cm-example").toAbsolutePath());
-        Process server = new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"), "org.softrnic.cli.Main", "rping", "-s",
+        Process server = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), "org.softrnic.cli.Main", "rping", "-s",
                 "-a", "127.0.0.1", "-v", "--link", "udp:127.0.0.1", "--timeout", "60")
                 .redirectOutput(dir.resolve("server.out").toFile()).redirectError(dir.resolve("server.err").toFile()).start();
         try {

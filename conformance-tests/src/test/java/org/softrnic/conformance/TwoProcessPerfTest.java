@@ -26,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
 class TwoProcessPerfTest {
     private static List<String> softrnic(String... args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "org.softrnic.cli.Main"));
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), "org.softrnic.cli.Main"));
         cmd.addAll(List.of(args));
         return cmd;
     }

@@ -71,12 +71,14 @@ class RxePingpongTest {
 
     /**
      * RoCE over IPv6 (rxe's GID 2, softrnic's GID 1): softrnic's frame port finds rxe and is found by neighbour
-     * discovery, which rxe's kernel checks. Not on the UDP path: rxe sends IPv6 UDP with a zero checksum
-     * (the ICRC covers the packet), which the kernel hands only to sockets with UDP_NO_CHECK6_RX set, and
-     * Java's DatagramChannel cannot set it.
+     * discovery, which rxe's kernel checks. On the UDP path rxe sends IPv6 UDP with a zero checksum (the ICRC
+     * covers the packet), which the kernel hands only to a socket with UDP_NO_CHECK6_RX: softrnic's libc link
+     * sets it (the JDK's DatagramChannel cannot). The UDP rows are in the full matrix only: there the guest,
+     * slow under TCG, sometimes fails its modify to RTR before its IPv6 address is usable.
      */
     @ParameterizedTest(name = "{1} path, IPv6: softrnic {2} ({0})")
-    @CsvSource({"ci, frames, client", "ci, frames, server", "full, tap, client", "full, tap, server"})
+    @CsvSource({"full, udp, client", "full, udp, server", "ci, frames, client", "ci, frames, server", "full, tap, client",
+                "full, tap, server"})
     void rcOverIpv6(String tier, String path, String softrnicRole) throws Exception {
         Interop.tier(tier);
         Path pcap = run(path, "rc", softrnicRole, 4096, 50, null, 1024, true);

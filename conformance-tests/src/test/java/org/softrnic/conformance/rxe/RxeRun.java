@@ -204,7 +204,7 @@ public final class RxeRun implements AutoCloseable {
     /** Runs java with the tests' class path inside the namespace, from the repository's root, with {@code args}. */
     public Process java(String label, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path")));
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path")));
         cmd.addAll(args);
         return start(label, inRun(cmd));
     }

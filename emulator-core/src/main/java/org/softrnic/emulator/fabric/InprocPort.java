@@ -14,7 +14,6 @@ import org.softrnic.nic.PacketSink;
 import org.softrnic.nic.sim.LinkFaults;
 import org.softrnic.verbs.Gid;
 import org.softrnic.wire.PacketBuffer;
-import org.softrnic.wire.frame.Ecn;
 
 /**
  * One device's attachment to an {@link InprocFabric}. Sending hands the device's buffer itself to the
@@ -102,10 +101,7 @@ public final class InprocPort implements Port {
         }
         LinkFaults f = fabric.faults(this, to);
         SplittableRandom r = random(to.index);
-        if (f.loss() > 0 && r.nextDouble() < f.loss()) {
-            counts.dropped();
-            return buffer;
-        }
+        if (LinkFaultModel.lost(f, r, counts)) return buffer;
         Frame frame = take();
         if (frame == null) return null;
         PacketBuffer back = buffer;
@@ -117,23 +113,15 @@ public final class InprocPort implements Port {
         }
         frame.offset = offset;
         frame.length = length;
-        frame.due = System.nanoTime() + f.delayNanos() + (f.jitterNanos() > 0 ? r.nextLong(f.jitterNanos()) : 0);
-        if (f.reorder() > 0 && r.nextDouble() < f.reorder()) {
-            frame.due += f.delayNanos() + 1;
-            counts.reordered();
-        }
-        if (f.ecnMark() > 0 && r.nextDouble() < f.ecnMark()) {
-            Ecn.markCongestion(frame.buffer.segment, offset);
-            counts.ecnMarked();
-        }
-        if (f.duplicate() > 0 && r.nextDouble() < f.duplicate()) {
+        frame.due = LinkFaultModel.due(f, r, counts, System.nanoTime(), frame.buffer.segment, offset);
+        if (LinkFaultModel.duplicated(f, r)) {
             Frame twin = take();
             if (twin != null) {
                 counts.duplicated();
                 MemorySegment.copy(frame.buffer.segment, offset, twin.buffer.segment, offset, length);
                 twin.offset = offset;
                 twin.length = length;
-                twin.due = frame.due + 1 + r.nextLong(f.delayNanos() + 1);
+                twin.due = LinkFaultModel.twinDue(f, r, frame.due);
                 send(to, twin);
             }
         }

@@ -47,7 +47,8 @@ public final class NativeUdpLink implements PacketSink, AutoCloseable {
     private static final int RX_DATA = 65536;
     private static final int RX_CONTROL = 64;
     /** A message's control: UDP_SEGMENT (2 bytes), then IP_TOS or IPV6_TCLASS (an int). */
-    private static final int TX_CONTROL = Sockets.cmsgSpace(2) + Sockets.cmsgSpace(4);
+    private static final int TX_CONTROL = (Sockets.CMSG_DATA + 8) * 2; // constants only: available() must not load libc
+
     /** A super-datagram's UDP payload must fit IPv4's 16-bit total length. */
     private static final int GSO_MAX_BYTES = 65535 - 20 - 8;
     /** The kernel's UDP_MAX_SEGMENTS. */
@@ -134,10 +135,14 @@ public final class NativeUdpLink implements PacketSink, AutoCloseable {
         }
     }
 
-    /** Whether this JVM may use it: Linux, and native access granted to this module (else the JDK's socket serves). */
+    /**
+     * Whether this JVM may use it: Linux, native access granted at start ({@link org.softrnic.emulator.os.NativeAccess}) or
+     * {@code -Dsoftrnic.udp=native}, and not {@code -Dsoftrnic.udp=jdk}; else the JDK's socket serves.
+     */
     public static boolean available() {
-        return System.getProperty("os.name", "").startsWith("Linux") && NativeUdpLink.class.getModule().isNativeAccessEnabled()
-                && !"jdk".equals(System.getProperty("softrnic.udp"));
+        String asked = System.getProperty("softrnic.udp", "");
+        return System.getProperty("os.name", "").startsWith("Linux") && !asked.equals("jdk")
+                && (asked.equals("native") || org.softrnic.emulator.os.NativeAccess.granted());
     }
 
     /**

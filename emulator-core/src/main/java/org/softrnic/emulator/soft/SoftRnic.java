@@ -102,10 +102,10 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     public static SoftRnic open(SoftRnicConfig config) {
         LinkSpec link = LinkSpec.parse(config.link());
         if (link.kind() == LinkSpec.Kind.INPROC) return SoftFabric.shared().add(config);
-        if (config.faults().injects() || !config.linkFaults().isEmpty()) {
+        if (!config.linkFaults().isEmpty()) {
             // refused, not ignored: a test that asked for loss must not pass on a link that injected none
-            throw new IllegalArgumentException("link " + config.link() + ": faults and link_faults are injected by the in-process"
-                    + " fabrics only; on a UDP link use tc netem on the interface, on a qemu or tap link loss=P in the link spec");
+            throw new IllegalArgumentException("link " + config.link() + ": link_faults name devices of an in-process fabric;"
+                    + " on this link, faults apply to everything the device sends");
         }
         Gid local = Gid.of(link.address());
         if (!config.toNicConfig().gids().contains(local)) {
@@ -119,10 +119,16 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
             Port port = org.softrnic.emulator.link.NativeUdpLink.available()
                     ? org.softrnic.emulator.fabric.NativeUdpPort.open(link.address(), link.port(), rocePort)
                     : UdpPort.open(link.address(), link.port(), rocePort);
-            return attachedOrClose(config, port);
+            return attachedOrClose(config, faulty(config, port));
         } catch (IOException e) {
             throw new UncheckedIOException("link " + config.link() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The port, with the configuration's faults applied to what the device sends when it asks for any. */
+    private static Port faulty(SoftRnicConfig config, Port port) {
+        var f = config.faults();
+        return f.injects() ? new org.softrnic.emulator.fabric.FaultyPort(port, f.toLinkFaults(), f.seed()) : port;
     }
 
     /** A device on a port it owns: the port is closed if the device cannot be made. */
@@ -138,7 +144,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     /** The frame port on qemu's socket netdev (listening or connecting) or a TAP device. */
     private static SoftRnic onFrames(SoftRnicConfig config, LinkSpec link) {
         try {
-            return attachedOrClose(config, org.softrnic.emulator.fabric.FramePort.open(link));
+            return attachedOrClose(config, faulty(config, org.softrnic.emulator.fabric.FramePort.open(link)));
         } catch (IOException e) {
             throw new UncheckedIOException("link " + config.link() + ": " + e.getMessage(), e);
         }

@@ -53,13 +53,44 @@ class LinkFaultsTest {
         }
     }
 
-    /** Faults asked of a device on a real link, which injects none, are refused rather than ignored. */
+    /**
+     * Faults asked of a device on a kernel UDP link are applied to what it sends (the fault model of the
+     * in-process fabric, around the socket) and counted; RC still completes, going back N.
+     */
     @Test
-    void faultsOnAUdpLinkAreRefusedNotIgnored() {
-        var config = SoftRnicConfig.builder().name("lfU").gid("127.0.0.41").link("udp:127.0.0.41:0")
-                .faults(new FaultConfig(0.1, null, null, null, null, null, 5L)).build();
+    void faultsOnAUdpLinkAreAppliedAndCounted() throws Exception {
+        FaultConfig faults = new FaultConfig(0.1, 0.05, 0.05, null, null, null, 5L);
+        try (SoftRnic a = SoftRnic.open(SoftRnicConfig.builder().name("lfU").gid("127.0.0.41").link("udp:127.0.0.41:0")
+                .faults(faults).build());
+             SoftRnic b = SoftRnic.open(SoftRnicConfig.builder().name("lfV").gid("127.0.0.42").link("udp:127.0.0.42:0").build());
+             Arena arena = Arena.ofShared();
+             RdmaContext ca = a.open(); RdmaContext cb = b.open();
+             ProtectionDomain pa = ca.allocPd(); ProtectionDomain pb = cb.allocPd();
+             CompletionQueue qa = ca.createCq(64); CompletionQueue qb = cb.createCq(64);
+             MemoryRegion ma = pa.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
+             MemoryRegion mb = pb.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
+             QueuePair qpa = pa.createQp(QpInitAttr.rc(qa, QpCaps.of(16, 1)));
+             QueuePair qpb = pb.createQp(QpInitAttr.rc(qb, QpCaps.of(16, 1)))) {
+            QpAttr toB = fast(QpAttr.rcConnect(cb.queryGid(1, 0), qpb.qpn(), Mtu.MTU_1024));
+            toB.ahAttr = toB.ahAttr.withUdpPort(b.rocePort());
+            QpAttr toA = fast(QpAttr.rcConnect(ca.queryGid(1, 0), qpa.qpn(), Mtu.MTU_1024));
+            toA.ahAttr = toA.ahAttr.withUdpPort(a.rocePort());
+            qpa.modifyToRts(toB);
+            qpb.modifyToRts(toA);
+            writes(qpa, ma, mb, qa);
+            var c = a.counters();
+            assertTrue(c.get("link_dropped") > 0 && c.get("link_duplicated") > 0 && c.get("link_reordered") > 0, c.toString());
+            assertEquals(0L, b.counters().get("link_dropped"), "the peer's own link is clean");
+        }
+    }
+
+    /** link_faults name peers on an in-process fabric; on a real link they are refused rather than ignored. */
+    @Test
+    void linkFaultsOnAUdpLinkAreRefusedNotIgnored() {
+        var config = SoftRnicConfig.builder().name("lfW").gid("127.0.0.43").link("udp:127.0.0.43:0")
+                .linkFaults("lfV", new FaultConfig(0.1, null, null, null, null, null, 5L)).build();
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> SoftRnic.open(config));
-        assertTrue(e.getMessage().contains("injected by the in-process fabrics only"), e.getMessage());
+        assertTrue(e.getMessage().contains("link_faults name devices of an in-process fabric"), e.getMessage());
     }
 
     /** A 4 ms ACK timeout (perftest's 67 ms makes lossy tests slow). */
@@ -74,7 +105,7 @@ class LinkFaultsTest {
         wr.sendFlags = SendFlags.SIGNALED;
         wr.remoteAddr = to.addr();
         wr.rkey = to.rkey();
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 16; i++) {
             qp.postSend(wr);
             ApiPair.awaitOk(cq);
         }

@@ -1,7 +1,6 @@
 package org.softrnic.emulator.fabric;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -39,6 +38,11 @@ public final class FaultyPort implements Port {
         this.random = new SplittableRandom(seed);
     }
 
+    /** The port the faults are applied in front of. */
+    public Port inner() {
+        return inner;
+    }
+
     @Override
     public PacketBuffer handOver(PacketBuffer buffer, int offset, int length) {
         return send(buffer, offset, length, false);
@@ -56,28 +60,20 @@ public final class FaultyPort implements Port {
         if (LinkFaultModel.lost(faults, random, counts)) return buffer;
         Frame frame = take();
         if (frame == null) return null; // the device counts send_err, as for a full socket
-        PacketBuffer back = buffer;
-        if (copy) {
-            MemorySegment.copy(buffer.segment, offset, frame.buffer.segment, offset, length);
-        } else {
-            back = frame.buffer;
-            frame.buffer = buffer;
-        }
-        hold(frame, offset, length, LinkFaultModel.due(faults, random, counts, now, frame.buffer.segment, offset));
+        PacketBuffer back = frame.carry(buffer, offset, length, copy);
+        hold(frame, LinkFaultModel.due(faults, random, counts, now, frame.buffer.segment, offset));
         if (LinkFaultModel.duplicated(faults, random)) {
             Frame twin = take();
             if (twin != null) {
                 counts.duplicated();
-                MemorySegment.copy(frame.buffer.segment, offset, twin.buffer.segment, offset, length);
-                hold(twin, offset, length, LinkFaultModel.twinDue(faults, random, frame.due));
+                twin.copyOf(frame);
+                hold(twin, LinkFaultModel.twinDue(faults, random, frame.due));
             }
         }
         return back;
     }
 
-    private void hold(Frame f, int offset, int length, long due) {
-        f.offset = offset;
-        f.length = length;
+    private void hold(Frame f, long due) {
         f.due = due;
         f.order = order++;
         held.add(f);

@@ -1,7 +1,6 @@
 package org.softrnic.emulator.fabric;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -104,23 +103,13 @@ public final class InprocPort implements Port {
         if (LinkFaultModel.lost(f, r, counts)) return buffer;
         Frame frame = take();
         if (frame == null) return null;
-        PacketBuffer back = buffer;
-        if (copy) {
-            MemorySegment.copy(buffer.segment, offset, frame.buffer.segment, offset, length);
-        } else {
-            back = frame.buffer;
-            frame.buffer = buffer;
-        }
-        frame.offset = offset;
-        frame.length = length;
+        PacketBuffer back = frame.carry(buffer, offset, length, copy);
         frame.due = LinkFaultModel.due(f, r, counts, System.nanoTime(), frame.buffer.segment, offset);
         if (LinkFaultModel.duplicated(f, r)) {
             Frame twin = take();
             if (twin != null) {
                 counts.duplicated();
-                MemorySegment.copy(frame.buffer.segment, offset, twin.buffer.segment, offset, length);
-                twin.offset = offset;
-                twin.length = length;
+                twin.copyOf(frame);
                 twin.due = LinkFaultModel.twinDue(f, r, frame.due);
                 send(to, twin);
             }

@@ -1,47 +1,32 @@
 package org.softrnic.emulator.fabric;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.net.InetAddress;
 import java.util.function.BooleanSupplier;
+import org.softrnic.emulator.link.DatagramLink;
+import org.softrnic.emulator.link.NativeUdpLink;
 import org.softrnic.emulator.link.UdpLink;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
 import org.softrnic.wire.PacketBuffer;
 
-/** A device's port on RoCEv2 over a kernel UDP socket ({@link UdpLink}); its loop sleeps in a selector. */
+/**
+ * A device's port on RoCEv2 over a kernel UDP socket: the libc link ({@link NativeUdpLink}, batched, sleeping in
+ * poll(2)) where {@link NativeUdpLink#available} says so, else the JDK's ({@link UdpLink}, sleeping in a selector).
+ */
 public final class UdpPort implements Port {
-    private final Arena arena = new CountedArena();
-    private final UdpLink link;
-    private final SelectorSleep sleep;
-
+    private final Arena arena;
+    private final DatagramLink link;
+    private final PortSleep sleep;
     /** The bound address's interface MTU (65536 on loopback), or 1500 when the interface does not say. */
     private final int ipMtu;
 
-    private UdpPort(InetAddress address, int socketPort, int rocePort) throws IOException {
-        this.ipMtu = interfaceMtu(address);
-        UdpLink l = null;
-        SelectorSleep s = null;
-        try {
-            l = UdpLink.open(address, socketPort, rocePort, arena);
-            s = new SelectorSleep();
-            l.register(s.selector);
-        } catch (IOException | RuntimeException e) {
-            if (l != null) l.close();
-            if (s != null) s.close();
-            arena.close();
-            throw e;
-        }
-        this.link = l;
-        this.sleep = s;
-    }
-
-    /** The bound address's interface MTU (65536 on loopback), or 1500 when the interface does not say. */
-    static int interfaceMtu(InetAddress address) throws IOException {
-        java.net.NetworkInterface nif = java.net.NetworkInterface.getByInetAddress(address);
-        int mtu = nif == null ? -1 : nif.getMTU();
-        return mtu > 0 ? mtu : 1500;
+    private UdpPort(Arena arena, DatagramLink link, PortSleep sleep, int ipMtu) {
+        this.arena = arena;
+        this.link = link;
+        this.sleep = sleep;
+        this.ipMtu = ipMtu;
     }
 
     /**
@@ -49,10 +34,38 @@ public final class UdpPort implements Port {
      * socket's own port.
      */
     public static UdpPort open(InetAddress address, int socketPort, int rocePort) throws IOException {
-        return new UdpPort(address, socketPort, rocePort);
+        int mtu = interfaceMtu(address);
+        Arena arena = new CountedArena();
+        DatagramLink link = null;
+        PortSleep sleep = null;
+        try {
+            if (NativeUdpLink.available()) {
+                NativeUdpLink n = NativeUdpLink.open(address, socketPort, rocePort, arena);
+                link = n;
+                sleep = new FdSleep(n.fd());
+            } else {
+                UdpLink u = UdpLink.open(address, socketPort, rocePort, arena);
+                link = u;
+                SelectorSleep s = new SelectorSleep();
+                sleep = s;
+                u.register(s.selector);
+            }
+            return new UdpPort(arena, link, sleep, mtu);
+        } catch (IOException | RuntimeException e) {
+            if (link != null) link.close();
+            if (sleep != null) sleep.close();
+            arena.close();
+            throw e;
+        }
     }
 
-    public UdpLink link() {
+    private static int interfaceMtu(InetAddress address) throws IOException {
+        java.net.NetworkInterface nif = java.net.NetworkInterface.getByInetAddress(address);
+        int mtu = nif == null ? -1 : nif.getMTU();
+        return mtu > 0 ? mtu : 1500;
+    }
+
+    public DatagramLink link() {
         return link;
     }
 
@@ -92,14 +105,32 @@ public final class UdpPort implements Port {
     }
 
     @Override
+    public PacketBuffer handOver(PacketBuffer buffer, int offset, int length) {
+        return link.handOver(buffer, offset, length);
+    }
+
+    @Override
+    public void flush() {
+        link.flush();
+    }
+
+    /** The answers to what came leave before the next receive call: a round trip waits for no empty one. */
+    @Override
     public int poll(Nic nic, int budget) {
         int n = 0;
-        while (n < budget && link.poll(nic)) n++;
+        while (n < budget) {
+            int want = budget - n;
+            int got = link.poll(nic, want);
+            n += got;
+            link.flush();
+            if (got < want) break; // the socket ran dry
+        }
         return n;
     }
 
     @Override
     public void await(long deadline, BooleanSupplier idle) {
+        link.flush();
         sleep.await(deadline, idle);
     }
 
@@ -110,10 +141,9 @@ public final class UdpPort implements Port {
 
     @Override
     public void close() {
-        try (arena; link; sleep) {
-            // closes all three, the last opened first, even when one fails
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        try (arena) {
+            sleep.close();
+            link.close();
         }
     }
 }

@@ -18,7 +18,6 @@ import java.util.List;
 import jdk.net.ExtendedSocketOptions;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
-import org.softrnic.nic.PacketSink;
 import org.softrnic.nic.mem.IntMap;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
@@ -41,7 +40,7 @@ import org.softrnic.wire.frame.Ipv4;
  * the datagram then goes to that socket port, its ICRC still computed for the RoCE port, and the receiving
  * link rebuilds the header with the RoCE port. Only another softrnic link verifies such datagrams.
  */
-public final class UdpLink implements PacketSink, AutoCloseable {
+public final class UdpLink implements DatagramLink {
     /** Room in front of the rebuilt headers. */
     static final int RX_HEADROOM = org.softrnic.wire.PacketBuffer.HEADROOM;
     static final int SOCKET_BUFFER = 4 << 20;
@@ -119,6 +118,7 @@ public final class UdpLink implements PacketSink, AutoCloseable {
     }
 
     /** Packets for {@code peer} go to its socket port {@code port} instead of the RoCE port they carry. */
+    @Override
     public void route(InetAddress peer, int port) {
         if ((peer instanceof Inet6Address) != ipv6) throw new IllegalArgumentException(peer + " is not in this link's family");
         InetSocketAddress to = new InetSocketAddress(peer, port);
@@ -139,6 +139,7 @@ public final class UdpLink implements PacketSink, AutoCloseable {
      * The RC PSNs a device on this link may keep in flight (see {@code Nic.txWindow}): what a receive buffer
      * like this socket's holds, at 8 KiB of kernel memory per datagram (a 4 KiB-MTU packet's skb), at least 32.
      */
+    @Override
     public int txWindow() {
         try {
             return Math.max(32, channel.getOption(java.net.StandardSocketOptions.SO_RCVBUF) / 8192);
@@ -148,11 +149,13 @@ public final class UdpLink implements PacketSink, AutoCloseable {
     }
 
     /** The UDP destination port this link's device expects in its packets' headers. */
+    @Override
     public int rocePort() {
         return rocePort;
     }
 
     /** What this socket does to the headers the ICRC covers: the profile a device on this link needs. */
+    @Override
     public LinkProfile profile() {
         return ipv6 ? LinkProfile.udpSocketIpv6(localPort) : LinkProfile.udpSocket(localPort);
     }
@@ -166,6 +169,7 @@ public final class UdpLink implements PacketSink, AutoCloseable {
     }
 
     /** Datagrams the kernel refused because the socket's send buffer was full. */
+    @Override
     public long sendDropped() {
         return sendDropped;
     }
@@ -261,13 +265,24 @@ public final class UdpLink implements PacketSink, AutoCloseable {
         return true;
     }
 
+    @Override
+    public int poll(Nic nic, int budget) {
+        int n = 0;
+        while (n < budget && poll(nic)) n++;
+        return n;
+    }
+
     /** Registers the socket for reads, so a device's loop can sleep until a datagram comes. */
     public java.nio.channels.SelectionKey register(java.nio.channels.Selector selector) throws IOException {
         return channel.register(selector, java.nio.channels.SelectionKey.OP_READ);
     }
 
     @Override
-    public void close() throws IOException {
-        channel.close();
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -116,10 +116,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         try {
             // PORT 0: the kernel picks the socket's port, and it is the device's RoCE port too
             int rocePort = link.port() == 0 ? 0 : config.udpPort();
-            Port port = org.softrnic.emulator.link.NativeUdpLink.available()
-                    ? org.softrnic.emulator.fabric.NativeUdpPort.open(link.address(), link.port(), rocePort)
-                    : UdpPort.open(link.address(), link.port(), rocePort);
-            return attachedOrClose(config, faulty(config, port));
+            return attachedOrClose(config, faulty(config, UdpPort.open(link.address(), link.port(), rocePort)));
         } catch (IOException e) {
             throw new UncheckedIOException("link " + config.link() + ": " + e.getMessage(), e);
         }
@@ -206,12 +203,13 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
 
     /** The port's UDP socket, for a device on a UDP link (its bound port when 0 was asked); else null. */
     public UdpPort udpPort() {
-        return port instanceof UdpPort u ? u : null;
+        Port p = port instanceof org.softrnic.emulator.fabric.FaultyPort f ? f.inner() : port;
+        return p instanceof UdpPort u ? u : null;
     }
 
     /**
      * On a UDP link: packets for {@code peer} go to its socket port {@code port} rather than the RoCE port
-     * (several soft RNICs on one host; see {@link org.softrnic.emulator.link.UdpLink#route}).
+     * (several soft RNICs on one host; see {@link org.softrnic.emulator.link.DatagramLink#route}).
      */
     public void route(java.net.InetAddress peer, int port) {
         UdpPort u = udpPort();

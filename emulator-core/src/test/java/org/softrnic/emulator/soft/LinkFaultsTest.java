@@ -84,6 +84,35 @@ class LinkFaultsTest {
         }
     }
 
+    /**
+     * Two devices on one address, each socket on a port of its own while their packets carry the RoCE port
+     * 4791: each routes to the other's socket; the faulty one's route reaches its socket through the faults.
+     */
+    @Test
+    void routesReachTheSocketBehindTheFaults() throws Exception {
+        int pa = 20000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(20000);
+        int pb = pa + 1;
+        FaultConfig faults = new FaultConfig(0.05, null, null, null, null, null, 9L);
+        try (SoftRnic a = SoftRnic.open(SoftRnicConfig.builder().name("lfR").gid("127.0.0.44").link("udp:127.0.0.44:" + pa)
+                .faults(faults).build());
+             SoftRnic b = SoftRnic.open(SoftRnicConfig.builder().name("lfS").gid("127.0.0.44").link("udp:127.0.0.44:" + pb).build());
+             Arena arena = Arena.ofShared();
+             RdmaContext ca = a.open(); RdmaContext cb = b.open();
+             ProtectionDomain da = ca.allocPd(); ProtectionDomain db = cb.allocPd();
+             CompletionQueue qa = ca.createCq(64); CompletionQueue qb = cb.createCq(64);
+             MemoryRegion ma = da.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
+             MemoryRegion mb = db.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
+             QueuePair qpa = da.createQp(QpInitAttr.rc(qa, QpCaps.of(16, 1)));
+             QueuePair qpb = db.createQp(QpInitAttr.rc(qb, QpCaps.of(16, 1)))) {
+            a.route(java.net.InetAddress.getByName("127.0.0.44"), pb);
+            b.route(java.net.InetAddress.getByName("127.0.0.44"), pa);
+            qpa.modifyToRts(fast(QpAttr.rcConnect(cb.queryGid(1, 0), qpb.qpn(), Mtu.MTU_1024)));
+            qpb.modifyToRts(fast(QpAttr.rcConnect(ca.queryGid(1, 0), qpa.qpn(), Mtu.MTU_1024)));
+            writes(qpa, ma, mb, qa);
+            assertTrue(a.counters().get("link_dropped") > 0, a.counters().toString());
+        }
+    }
+
     /** link_faults name peers on an in-process fabric; on a real link they are refused rather than ignored. */
     @Test
     void linkFaultsOnAUdpLinkAreRefusedNotIgnored() {

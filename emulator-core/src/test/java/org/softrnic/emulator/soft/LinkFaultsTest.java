@@ -63,21 +63,10 @@ class LinkFaultsTest {
         try (SoftRnic a = SoftRnic.open(SoftRnicConfig.builder().name("lfU").gid("127.0.0.41").link("udp:127.0.0.41:0")
                 .faults(faults).build());
              SoftRnic b = SoftRnic.open(SoftRnicConfig.builder().name("lfV").gid("127.0.0.42").link("udp:127.0.0.42:0").build());
-             Arena arena = Arena.ofShared();
-             RdmaContext ca = a.open(); RdmaContext cb = b.open();
-             ProtectionDomain pa = ca.allocPd(); ProtectionDomain pb = cb.allocPd();
-             CompletionQueue qa = ca.createCq(64); CompletionQueue qb = cb.createCq(64);
-             MemoryRegion ma = pa.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
-             MemoryRegion mb = pb.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
-             QueuePair qpa = pa.createQp(QpInitAttr.rc(qa, QpCaps.of(16, 1)));
-             QueuePair qpb = pb.createQp(QpInitAttr.rc(qb, QpCaps.of(16, 1)))) {
-            QpAttr toB = fast(QpAttr.rcConnect(cb.queryGid(1, 0), qpb.qpn(), Mtu.MTU_1024));
-            toB.ahAttr = toB.ahAttr.withUdpPort(b.rocePort());
-            QpAttr toA = fast(QpAttr.rcConnect(ca.queryGid(1, 0), qpa.qpn(), Mtu.MTU_1024));
-            toA.ahAttr = toA.ahAttr.withUdpPort(a.rocePort());
-            qpa.modifyToRts(toB);
-            qpb.modifyToRts(toA);
-            writes(qpa, ma, mb, qa);
+             End x = new End(a); End y = new End(b)) {
+            x.connect(y, b.rocePort());
+            y.connect(x, a.rocePort());
+            writes(x.qp, x.mr, y.mr, x.cq);
             var c = a.counters();
             assertTrue(c.get("link_dropped") > 0 && c.get("link_duplicated") > 0 && c.get("link_reordered") > 0, c.toString());
             assertEquals(0L, b.counters().get("link_dropped"), "the peer's own link is clean");
@@ -96,20 +85,45 @@ class LinkFaultsTest {
         try (SoftRnic a = SoftRnic.open(SoftRnicConfig.builder().name("lfR").gid("127.0.0.44").link("udp:127.0.0.44:" + pa)
                 .faults(faults).build());
              SoftRnic b = SoftRnic.open(SoftRnicConfig.builder().name("lfS").gid("127.0.0.44").link("udp:127.0.0.44:" + pb).build());
-             Arena arena = Arena.ofShared();
-             RdmaContext ca = a.open(); RdmaContext cb = b.open();
-             ProtectionDomain da = ca.allocPd(); ProtectionDomain db = cb.allocPd();
-             CompletionQueue qa = ca.createCq(64); CompletionQueue qb = cb.createCq(64);
-             MemoryRegion ma = da.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
-             MemoryRegion mb = db.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
-             QueuePair qpa = da.createQp(QpInitAttr.rc(qa, QpCaps.of(16, 1)));
-             QueuePair qpb = db.createQp(QpInitAttr.rc(qb, QpCaps.of(16, 1)))) {
+             End x = new End(a); End y = new End(b)) {
             a.route(java.net.InetAddress.getByName("127.0.0.44"), pb);
             b.route(java.net.InetAddress.getByName("127.0.0.44"), pa);
-            qpa.modifyToRts(fast(QpAttr.rcConnect(cb.queryGid(1, 0), qpb.qpn(), Mtu.MTU_1024)));
-            qpb.modifyToRts(fast(QpAttr.rcConnect(ca.queryGid(1, 0), qpa.qpn(), Mtu.MTU_1024)));
-            writes(qpa, ma, mb, qa);
+            x.connect(y, 0);
+            y.connect(x, 0);
+            writes(x.qp, x.mr, y.mr, x.cq);
             assertTrue(a.counters().get("link_dropped") > 0, a.counters().toString());
+        }
+    }
+
+    /** A device's context, PD, CQ, 64 KiB region and RC QP, closed in order. */
+    private static final class End implements AutoCloseable {
+        final Arena arena = Arena.ofShared();
+        final RdmaContext ctx;
+        final ProtectionDomain pd;
+        final CompletionQueue cq;
+        final MemoryRegion mr;
+        final QueuePair qp;
+
+        End(SoftRnic device) {
+            ctx = device.open();
+            pd = ctx.allocPd();
+            cq = ctx.createCq(64);
+            mr = pd.regMr(arena.allocate(65536), ApiPair.ALL_ACCESS);
+            qp = pd.createQp(QpInitAttr.rc(cq, QpCaps.of(16, 1)));
+        }
+
+        /** To {@code peer}'s QP, at its RoCE port {@code udpPort} (0: the default). */
+        void connect(End peer, int udpPort) {
+            QpAttr attr = fast(QpAttr.rcConnect(peer.ctx.queryGid(1, 0), peer.qp.qpn(), Mtu.MTU_1024));
+            if (udpPort != 0) attr.ahAttr = attr.ahAttr.withUdpPort(udpPort);
+            qp.modifyToRts(attr);
+        }
+
+        @Override
+        public void close() {
+            try (arena; ctx; pd; cq; mr; qp) {
+                // closed in reverse: QP, region, CQ, PD, context, memory
+            }
         }
     }
 

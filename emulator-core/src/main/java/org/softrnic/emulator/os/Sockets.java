@@ -68,6 +68,9 @@ public final class Sockets {
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), Libc.ERRNO);
     public static final MethodHandle SENDMMSG = Libc.handle("sendmmsg",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), Libc.ERRNO);
+    public static final MethodHandle SENDTO = Libc.handle("sendto",
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, JAVA_INT, ValueLayout.JAVA_LONG, JAVA_INT),
+            Libc.ERRNO);
     public static final MethodHandle RECVMMSG = Libc.handle("recvmmsg",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), Libc.ERRNO);
 

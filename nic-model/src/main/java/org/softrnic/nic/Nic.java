@@ -433,7 +433,7 @@ public final class Nic {
     /** One received IP packet (IPv4 or IPv6 header first). */
     public void receive(PacketBuffer buffer, int offset, int length) {
         if (receiveTap != null) {
-            engine.stampForTap(buffer, offset, length);
+            engine.prepareForTap(buffer, offset, length);
             receiveTap.transmit(buffer, offset, length);
         }
         engine.receive(buffer, offset, length);

@@ -105,6 +105,11 @@ public final class FaultyPort implements Port {
     }
 
     @Override
+    public boolean tapSent(PacketSink tap) {
+        return inner.tapSent(tap);
+    }
+
+    @Override
     public void flush() {
         release(System.nanoTime());
         inner.flush();

@@ -24,6 +24,14 @@ public interface Port extends PacketSink, AutoCloseable {
     default void flush() {
     }
 
+    /**
+     * A port that changes packets after the device built them records what leaves itself, so a trace shows the
+     * wire: returns whether it took {@code tap}.
+     */
+    default boolean tapSent(PacketSink tap) {
+        return false;
+    }
+
     /** Ends an {@link #await} early; any thread, and cheap when the loop is not asleep. */
     void wakeup();
 

@@ -28,6 +28,14 @@ public interface DatagramLink extends PacketSink, AutoCloseable {
      */
     void route(java.net.InetAddress peer, int port);
 
+    /**
+     * A link that changes packets after the device built them (the libc link numbers GSO segments) records
+     * what leaves itself: returns whether it took {@code tap}.
+     */
+    default boolean tapSent(PacketSink tap) {
+        return false;
+    }
+
     /** Datagrams the kernel refused. */
     long sendDropped();
 

@@ -203,6 +203,12 @@ public final class NativeUdpLink implements DatagramLink {
         return out.transmit(buffer, offset, length);
     }
 
+    @Override
+    public boolean tapSent(org.softrnic.nic.PacketSink tap) {
+        out.tapSent(tap);
+        return true;
+    }
+
     /** Sends every packet handed over since the last flush. */
     @Override
     public void flush() {

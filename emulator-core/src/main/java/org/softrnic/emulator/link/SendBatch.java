@@ -13,6 +13,7 @@ import org.softrnic.nic.PacketSink;
 import org.softrnic.nic.mem.IntMap;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
+import org.softrnic.wire.frame.Checksum;
 import org.softrnic.wire.icrc.Ipv4IdSolver;
 
 /**
@@ -58,6 +59,7 @@ final class SendBatch implements PacketSink {
     private int carryLength = -1;
     private int carry;
 
+    private PacketSink tap;
     long sent;
     long gsoSends;
     long sendDropped;
@@ -146,10 +148,16 @@ final class SendBatch implements PacketSink {
             else if (i == start) break;
         }
         for (int q = 0; q < queued; q++) {
+            if (tap != null) tap.transmit(queue[q], queueOffset[q], queueLength[q]);
             free[freeCount++] = queue[q];
             queue[q] = null;
         }
         queued = 0;
+    }
+
+    /** Records every packet as it left, GSO segments with the identification the kernel gave them. */
+    void tapSent(PacketSink tap) {
+        this.tap = tap;
     }
 
     private int ipLength(int q) {
@@ -198,7 +206,10 @@ final class SendBatch implements PacketSink {
         return n;
     }
 
-    /** Segment k leaves with IP identification k (0 for the first): XOR its ICRC, computed for 0, accordingly; again undoes it. */
+    /**
+     * Segment k leaves with IP identification k (0 for the first): its ICRC moves from the identification its
+     * header has to {@code id} (XOR of the two differences), and the header says {@code id}; 0 undoes it.
+     */
     private void restamp(int q, int id) {
         int total = queueLength[q];
         if (total != carryLength) {
@@ -206,8 +217,14 @@ final class SendBatch implements PacketSink {
             carryLength = total;
         }
         MemorySegment s = queue[q].segment;
-        long at = queueOffset[q] + queueLength[q] - 4;
-        s.set(ICRC, at, s.get(ICRC, at) ^ Ipv4IdSolver.icrcDifference(id, carry));
+        int ip = queueOffset[q];
+        int was = Be.u16(s, ip + 4);
+        long at = ip + total - 4;
+        s.set(ICRC, at, s.get(ICRC, at) ^ Ipv4IdSolver.icrcDifference(was, carry) ^ Ipv4IdSolver.icrcDifference(id, carry));
+        // the header the kernel will send, for a trace of what left (the socket sends its own)
+        Be.u16(s, ip + 4, id);
+        Be.u16(s, ip + 10, 0);
+        Be.u16(s, ip + 10, Checksum.finish(Checksum.add(0, s, ip, 20)));
     }
 
     /** Fills mmsghdr {@code m} for packets {@code q} to {@code q + n - 1}. */
@@ -308,7 +325,7 @@ final class SendBatch implements PacketSink {
                 // this path will not take a super-datagram (a device without checksum offload, a smaller path MTU)
                 gso = false;
                 int q = msgFirst[done];
-                for (int m = done; m < messages; m++) for (int k = 1; k < msgCount[m]; k++) restamp(msgFirst[m] + k, k);
+                for (int m = done; m < messages; m++) for (int k = 1; k < msgCount[m]; k++) restamp(msgFirst[m] + k, 0);
                 return q;
             }
             if (errno == Sockets.EAGAIN) {

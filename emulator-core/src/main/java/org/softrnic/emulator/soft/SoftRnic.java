@@ -54,7 +54,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         this.maxInline = nic.queryDevice().maxInlineData();
         if (config.trace() != null) {
             trace = new org.softrnic.emulator.fabric.PacketTrace(java.nio.file.Path.of(config.trace()));
-            runner.run(() -> nic.tap(trace.tap(), trace.tap()));
+            runner.run(() -> nic.tap(trace.tap(), port != null && port.tapSent(trace.tap()) ? null : trace.tap()));
         }
         runner.run(() -> nic.onAsyncEvent(this::dispatch));
         runner.run(() -> cm = new SoftCm(this)); // the CM is always there, as on a kernel's RoCE port: REJ 8 needs it

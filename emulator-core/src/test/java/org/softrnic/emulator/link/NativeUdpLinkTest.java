@@ -83,6 +83,10 @@ class NativeUdpLinkTest {
             assertTrue(a.link().gso() && b.link().gro(), "this kernel offers UDP GSO and GRO");
             connect(a, b, "127.0.0.2", Mtu.MTU_4096, 0);
             connect(b, a, "127.0.0.1", Mtu.MTU_4096, 0);
+            List<byte[]> sent = new ArrayList<>();
+            List<byte[]> received = new ArrayList<>();
+            a.link().tapSent((buf, off, len) -> sent.add(buf.segment.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE)));
+            b.device().nic().tap((buf, off, len) -> received.add(buf.segment.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE)), null);
             MemorySegment src = a.device().mr().segment();
             for (int i = 0; i < 1 << 20; i++) src.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31 + 7));
             a.device().nic().postSend(a.device().qp(), write(a, b, 1 << 20));
@@ -96,6 +100,20 @@ class NativeUdpLinkTest {
             assertEquals(c.get(Counter.RCVD_PKTS), c.get(Counter.RCVD_ICRC_VERIFIED));
             assertEquals(b.link().received(), c.get(Counter.RCVD_PKTS), "every GRO burst was cut into its packets");
             assertTrue(b.link().received() >= 256);
+            // a trace shows the wire: each segment with the identification the kernel gave it and the ICRC for
+            // it, on the sending side as it left and on the receiving side as the device recovered it
+            assertEquals(256, sent.size());
+            assertEquals(received.size(), b.link().received());
+            org.softrnic.wire.frame.FrameView v = new org.softrnic.wire.frame.FrameView(b.link().rocePort());
+            int counted = 0;
+            for (List<byte[]> packets : List.of(sent, received)) {
+                for (byte[] p : packets) {
+                    assertEquals(null, v.wrapIp(org.softrnic.wire.PacketBuffer.wrap(p), 0, p.length));
+                    assertEquals(null, v.verifyIcrc(), "ICRC of a traced packet");
+                    if (v.ipv4().id() != 0) counted++;
+                }
+            }
+            assertTrue(counted > 200, "the segments' identifications count up: " + counted);
         }
     }
 

@@ -304,11 +304,15 @@ public final class Engine {
     }
 
     /**
-     * On a link where the ICRC is unseen, gives a received packet the ICRC it would carry, before a tap reads
-     * it (the sender stamps only for its own tap).
+     * Makes a received packet show what was on the wire before a tap reads it: on a link where the ICRC is
+     * unseen, the ICRC it would carry (the sender stamps only for its own tap); where a socket hid the IPv4
+     * identification, the one the ICRC was made for (a GSO segment's, rxe's), written into the rebuilt header.
      */
-    public void stampForTap(PacketBuffer buf, int offset, int length) {
-        if (link.icrcUnseen() && view.wrapIp(buf, offset, length) == null && view.isRoce()) view.stampIcrc();
+    public void prepareForTap(PacketBuffer buf, int offset, int length) {
+        if (!link.icrcUnseen() && !link.ipIdHidden()) return;
+        if (view.wrapIp(buf, offset, length) != null || !view.isRoce()) return;
+        if (link.icrcUnseen()) view.stampIcrc();
+        else IcrcCheck.verify(view, true);
     }
 
     /** One received IP packet (IPv4 or IPv6, UDP, RoCEv2). */

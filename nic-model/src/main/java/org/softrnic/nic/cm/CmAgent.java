@@ -34,18 +34,20 @@ public final class CmAgent implements DeviceAgent {
     /** The high half of our TIDs: a freshly loaded 6.1 kernel's count of MAD agents on a RoCE port (opaque to a peer). */
     private static final long HI_TID = 2;
 
-    private final Nic nic;
+    final Nic nic;
     private final MadPort port;
     private final long guid;
     private final int randomOperand;
     private int nextIndex;
-    private final Map<Integer, IbCmId> byLocalId = new HashMap<>();
-    private final Map<RemoteKey, IbCmId> byRemote = new HashMap<>();
-    private final Map<Long, IbCmId> listeners = new HashMap<>();
+    /** cm.c's cm_*_handler functions: what each received message does. */
+    private final CmHandlers handlers = new CmHandlers(this);
+    final Map<Integer, IbCmId> byLocalId = new HashMap<>();
+    final Map<RemoteKey, IbCmId> byRemote = new HashMap<>();
+    final Map<Long, IbCmId> listeners = new HashMap<>();
     /** SIDR requests being answered, by the peer's Request ID and address (cm.c's remote_sidr_table). */
-    private final Map<SidrKey, IbCmId> sidrOpen = new HashMap<>();
+    final Map<SidrKey, IbCmId> sidrOpen = new HashMap<>();
 
-    private record RemoteKey(int commId, long guid) {}
+    record RemoteKey(int commId, long guid) {}
 
     /**
      * cm.c keys on the Request ID and the source LID, which RoCE leaves 0: the source GID stands in for it, so two
@@ -230,7 +232,7 @@ public final class CmAgent implements DeviceAgent {
 
     @Override
     public boolean poll() {
-        return port.poll(this::receive);
+        return port.poll(handlers::receive);
     }
 
     /** Asked on every turn of a device loop: a cached value, rescanned only after a deadline moved later. */
@@ -247,7 +249,7 @@ public final class CmAgent implements DeviceAgent {
     private long earliest = IbCmId.NEVER;
     private boolean rescan;
 
-    private void deadline(IbCmId id, long at) {
+    void deadline(IbCmId id, long at) {
         if (id.deadline == earliest && at > earliest) rescan = true;
         id.deadline = at;
         if (at < earliest) earliest = at;
@@ -293,227 +295,6 @@ public final class CmAgent implements DeviceAgent {
         tell(id, null, e, null);
     }
 
-    private void receive(MadPort.From from, MemorySegment mad) {
-        CmMessage msg = Mad.cmMessage(mad);
-        if (msg == null || Mad.METHOD.get(mad) != Mad.METHOD_SEND) {
-            nic.counters().inc(Counter.CM_RX_DROPPED); // mad.c finds no agent, and a Send gets no answer
-            return;
-        }
-        nic.counters().inc(Counter.CM_RX_MSGS);
-        switch (msg) {
-            case REQ -> req(from, mad);
-            case REP -> rep(mad);
-            case RTU -> byRemoteCommId(mad, CmInput.RECV_RTU, IbCmEvent.RTU_RECEIVED);
-            case REJ -> rej(mad);
-            case MRA -> mra(mad);
-            case DREQ -> dreq(from, mad);
-            case DREP -> byRemoteCommId(mad, CmInput.RECV_DREP, IbCmEvent.DREP_RECEIVED);
-            case SIDR_REQ -> sidrReq(from, mad);
-            case SIDR_REP -> sidrRep(mad);
-        }
-    }
-
-    /**
-     * cm_sidr_req_handler: a copy of a request still being answered is dropped; a new one goes to its listener as
-     * SIDR_REQ_RECEIVED, or is answered SIDR_REP status 1 (unsupported) when no one listens.
-     */
-    private void sidrReq(MadPort.From from, MemorySegment mad) {
-        SidrKey key = new SidrKey((int) get(CmMessage.SIDR_REQ, "request_id", mad), from.source());
-        if (sidrOpen.containsKey(key)) {
-            nic.counters().inc(Counter.CM_RX_DUPLICATES);
-            return;
-        }
-        IbCmId id = createId(null);
-        step(id, CmInput.RECV_SIDR_REQ, "cm_sidr_req_handler");
-        id.remoteId = key.requestId();
-        id.tid = Mad.TID.get(mad);
-        id.serviceId = get(CmMessage.SIDR_REQ, "service_id", mad);
-        id.av = new AddressVector(from.source(), from.sgidIndex(), 0, 64, 0); // cm_init_av_for_response
-        id.sidrKey = key;
-        sidrOpen.put(key, id);
-        IbCmId listener = listeners.get(id.serviceId);
-        if (listener == null) {
-            sendSidrRep(id, SIDR_UNSUPPORTED, 0, 0, new byte[0]);
-            forget(id);
-            return;
-        }
-        id.handler = listener.handler;
-        tell(id, listener, IbCmEvent.SIDR_REQ_RECEIVED, mad);
-    }
-
-    /** cm_sidr_rep_handler: for an id still waiting on its request, else dropped. */
-    private void sidrRep(MemorySegment mad) {
-        IbCmId id = byLocalId.get((int) get(CmMessage.SIDR_REP, "request_id", mad));
-        if (id == null || id.destroyed || id.state != CmState.SIDR_REQ_SENT) {
-            nic.counters().inc(id == null ? Counter.CM_RX_DROPPED : Counter.CM_RX_DUPLICATES);
-            return;
-        }
-        step(id, CmInput.RECV_SIDR_REP, "cm_sidr_rep_handler");
-        stopTimer(id);
-        tell(id, null, IbCmEvent.SIDR_REP_RECEIVED, mad);
-    }
-
-    /** cm_req_handler: a duplicate goes to its id; a new REQ to its listener, or REJ 8 when there is none. */
-    private void req(MadPort.From from, MemorySegment mad) {
-        int remoteId = (int) get(CmMessage.REQ, "local_comm_id", mad);
-        long remoteGuid = get(CmMessage.REQ, "local_ca_guid", mad);
-        IbCmId dup = byRemote.get(new RemoteKey(remoteId, remoteGuid));
-        if (dup != null) {
-            duplicate(dup, CmInput.RECV_REQ, mad);
-            return;
-        }
-        long serviceId = get(CmMessage.REQ, "service_id", mad);
-        IbCmId listener = listeners.get(serviceId);
-        AddressVector back = new AddressVector(org.softrnic.verbs.Gid.of(CmMessage.REQ.field("primary_local_gid").read(mad)),
-                from.sgidIndex(), (int) get(CmMessage.REQ, "primary_flow_label", mad), 64,
-                (int) get(CmMessage.REQ, "primary_traffic_class", mad));
-        if (listener == null) {
-            nic.diagnostics().refuse(nic.clock().nanoTime(), Nic.GSI_QPN, Diagnostics.NO_PSN,
-                    String.format("a connection request (REQ) from %s for service ID 0x%x (%s) is rejected with REJ reason 8,"
-                            + " invalid service ID: nothing listens for it on this device (not yet, or no longer)",
-                            back.dgid(), serviceId, describeService(serviceId)));
-            // cm_issue_rej: comm IDs from the REQ's own words, its TID, to where it came from
-            transmit(back, CmFormat.rej(Mad.TID.get(mad), u32(mad, 28), remoteId,
-                    CmFormat.REJECTED_REQ, REJ_INVALID_SERVICE_ID, new byte[0], new byte[0]));
-            return;
-        }
-        IbCmId id = createId(listener.handler);
-        step(id, CmInput.RECV_REQ, "cm_req_handler");
-        id.remoteId = remoteId;
-        id.remoteGuid = remoteGuid;
-        id.tid = Mad.TID.get(mad);
-        id.serviceId = serviceId;
-        id.remoteQpn = (int) get(CmMessage.REQ, "local_qpn", mad);
-        id.av = back;
-        int ackTimeout = (int) get(CmMessage.REQ, "primary_local_ack_timeout", mad);
-        id.packetLifeTime = Math.max(0, ackTimeout - 1);
-        id.avTimeout = id.packetLifeTime + 1; // cm_format_paths_from_req, then cm_init_av_by_path
-        id.timeoutNanos = CmTimeouts.toNanos((int) get(CmMessage.REQ, "local_cm_response_timeout", mad));
-        id.maxRetries = (int) get(CmMessage.REQ, "max_cm_retries", mad);
-        byRemote.put(new RemoteKey(remoteId, remoteGuid), id);
-        tell(id, listener, IbCmEvent.REQ_RECEIVED, mad);
-    }
-
-    /** cm_rep_handler, or cm_dup_rep_handler for an id past REP_RCVD. */
-    private void rep(MemorySegment mad) {
-        IbCmId id = byLocalId.get((int) get(CmMessage.REP, "remote_comm_id", mad));
-        if (id == null || id.destroyed) {
-            nic.counters().inc(Counter.CM_RX_DROPPED);
-            return;
-        }
-        if (id.state != CmState.REQ_SENT && id.state != CmState.MRA_REQ_RCVD) {
-            duplicate(id, CmInput.RECV_REP, mad);
-            return;
-        }
-        step(id, CmInput.RECV_REP, "cm_rep_handler");
-        stopTimer(id);
-        id.remoteId = (int) get(CmMessage.REP, "local_comm_id", mad);
-        id.remoteGuid = get(CmMessage.REP, "local_ca_guid", mad);
-        id.remoteQpn = (int) get(CmMessage.REP, "local_qpn", mad);
-        id.avTimeout = CmTimeouts.ackTimeout((int) get(CmMessage.REP, "target_ack_delay", mad), id.packetLifeTime);
-        byRemote.put(new RemoteKey(id.remoteId, id.remoteGuid), id);
-        tell(id, null, IbCmEvent.REP_RECEIVED, mad);
-    }
-
-    private void rej(MemorySegment mad) {
-        int reason = (int) get(CmMessage.REJ, "reason", mad);
-        IbCmId id = byLocalId.get((int) get(CmMessage.REJ, "remote_comm_id", mad));
-        if (id == null && reason == REJ_TIMEOUT) {
-            // the active side gave up before it knew our ID: found by its ID and the GUID in the ARI
-            byte[] ari = CmMessage.REJ.field("additional_rejection_info").read(mad);
-            long g = java.nio.ByteBuffer.wrap(ari, 0, 8).getLong();
-            id = byRemote.get(new RemoteKey((int) get(CmMessage.REJ, "local_comm_id", mad), g));
-        }
-        CmInput input = reason == REJ_STALE_CONN ? CmInput.RECV_REJ_STALE : CmInput.RECV_REJ;
-        if (id == null || id.destroyed || CmTable.next(id.state, input) == null) {
-            nic.counters().inc(Counter.CM_RX_DROPPED);
-            return;
-        }
-        CmTransition t = step(id, input, "cm_rej_handler");
-        stopTimer(id);
-        settle(id, t.to());
-        tell(id, null, IbCmEvent.REJ_RECEIVED, mad);
-    }
-
-    /** cm_mra_handler: the peer needs longer; the timer waits the service timeout it names. */
-    private void mra(MemorySegment mad) {
-        IbCmId id = byLocalId.get((int) get(CmMessage.MRA, "remote_comm_id", mad));
-        int mraed = (int) get(CmMessage.MRA, "message_mraed", mad);
-        CmInput input = mraed == CmFormat.MRAED_REQ ? CmInput.RECV_MRA_REQ : CmInput.RECV_MRA_REP;
-        if (id == null || id.destroyed || mraed > CmFormat.MRAED_REP || CmTable.next(id.state, input) == null) {
-            nic.counters().inc(id == null ? Counter.CM_RX_DROPPED : Counter.CM_RX_DUPLICATES);
-            return;
-        }
-        step(id, input, "cm_mra_handler");
-        int serviceTimeout = (int) get(CmMessage.MRA, "service_timeout", mad);
-        // ib_modify_mad: the pending MAD's timeout becomes the MRA's, for its later retries too; the id's own
-        // timeout, which a later DREQ uses (cm_send_dreq_locked), stays
-        id.pendingTimeoutNanos = CmTimeouts.mraTimeoutNanos(serviceTimeout, id.avTimeout);
-        deadline(id, nic.clock().nanoTime() + id.pendingTimeoutNanos);
-        tell(id, null, IbCmEvent.MRA_RECEIVED, mad);
-    }
-
-    /** cm_dreq_handler: for this id's QPN only; a DREQ for no id gets a DREP all the same (cm_issue_drep). */
-    private void dreq(MadPort.From from, MemorySegment mad) {
-        int localId = (int) get(CmMessage.DREQ, "remote_comm_id", mad);
-        IbCmId id = byLocalId.get(localId);
-        if (id == null) {
-            nic.counters().inc(Counter.CM_RX_DROPPED);
-            transmit(new AddressVector(from.source(), from.sgidIndex(), 0, 64, 0),
-                    CmFormat.drep(Mad.TID.get(mad), localId, (int) get(CmMessage.DREQ, "local_comm_id", mad), new byte[0]));
-            return;
-        }
-        if ((int) get(CmMessage.DREQ, "remote_qpn", mad) != id.localQpn) {
-            nic.counters().inc(Counter.CM_RX_DROPPED);
-            return;
-        }
-        if (id.state == CmState.TIMEWAIT || id.state == CmState.DREQ_RCVD) {
-            duplicate(id, CmInput.RECV_DREQ, mad);
-            return;
-        }
-        if (id.destroyed || CmTable.next(id.state, CmInput.RECV_DREQ) == null) {
-            nic.counters().inc(Counter.CM_RX_DROPPED);
-            return;
-        }
-        step(id, CmInput.RECV_DREQ, "cm_dreq_handler");
-        stopTimer(id); // crossed DREQs: our own stops
-        id.tid = Mad.TID.get(mad);
-        tell(id, null, IbCmEvent.DREQ_RECEIVED, mad);
-    }
-
-    /** RTU and DREP: the id the message's Remote Comm ID names, moved by the table, its timer stopped. */
-    private void byRemoteCommId(MemorySegment mad, CmInput input, IbCmEvent event) {
-        IbCmId id = byLocalId.get(u32(mad, 28)); // RTU's and DREP's Remote Comm ID
-        if (id == null || id.destroyed) {
-            nic.counters().inc(Counter.CM_RX_DROPPED);
-            return;
-        }
-        if (CmTable.next(id.state, input) == null) {
-            nic.counters().inc(Counter.CM_RX_DUPLICATES);
-            return;
-        }
-        CmTransition t = step(id, input, input == CmInput.RECV_RTU ? "cm_rtu_handler" : "cm_drep_handler");
-        stopTimer(id);
-        settle(id, t.to());
-        tell(id, null, event, mad);
-    }
-
-    /** A message the id has seen already: the table's duplicate row says what, if anything, answers it. */
-    private void duplicate(IbCmId id, CmInput input, MemorySegment mad) {
-        nic.counters().inc(Counter.CM_RX_DUPLICATES);
-        CmTransition t = CmTable.next(id.state, input);
-        if (t == null || t.wire() == null) return;
-        switch (t.wire()) {
-            case "MRA" -> transmit(id.av, CmFormat.mra(id, id.state == CmState.MRA_REQ_SENT ? CmFormat.MRAED_REQ
-                    : CmFormat.MRAED_REP, CmTimeouts.CMA_CM_MRA_SERVICE_TIMEOUT));
-            case "RTU" -> transmit(id.av, id.answer != null ? id.answer : CmFormat.rtu(id, new byte[0]));
-            case "DREP" -> transmit(id.av, CmFormat.drep(Mad.TID.get(mad), id.localId, id.remoteId, new byte[0]));
-            case "REJ" -> transmit(id.av, CmFormat.rej(id.tid, id.localId, id.remoteId, CmFormat.REJECTED_OTHER,
-                    REJ_STALE_CONN, new byte[0], new byte[0]));
-            default -> throw new IllegalStateException("no duplicate answer " + t.wire());
-        }
-    }
-
     // ---- helpers
 
     /** An rdma_cm service ID as its port space and port (cma's 0x0000000001PSPORT), else the number alone. */
@@ -542,11 +323,11 @@ public final class CmAgent implements DeviceAgent {
         return HI_TID << 32 | (Integer.reverseBytes(id.localId) & 0xffffffffL);
     }
 
-    private static int u32(MemorySegment mad, int offset) {
+    static int u32(MemorySegment mad, int offset) {
         return mad.get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN), offset);
     }
 
-    private static long get(CmMessage msg, String field, MemorySegment mad) {
+    static long get(CmMessage msg, String field, MemorySegment mad) {
         return msg.field(field).get(mad);
     }
 
@@ -562,7 +343,7 @@ public final class CmAgent implements DeviceAgent {
      * Moves {@code id} by the table. The consumer's verbs {@link #check} first (a destroyed id takes none); the
      * wire and the timers move a destroyed id too, as one waiting out timewait.
      */
-    private static CmTransition step(IbCmId id, CmInput input, String verb) {
+    static CmTransition step(IbCmId id, CmInput input, String verb) {
         CmTransition t = CmTable.next(id.state, input);
         if (t == null) throw new VerbsException(verb, Errno.EINVAL, "not allowed in " + id.state + " (" + id + ")");
         id.state = t.to();
@@ -578,14 +359,14 @@ public final class CmAgent implements DeviceAgent {
         transmit(id.av, mad);
     }
 
-    private void stopTimer(IbCmId id) {
+    void stopTimer(IbCmId id) {
         if (id.timewait) return;
         id.pending = null;
         deadline(id, IbCmId.NEVER);
     }
 
     /** After a step that may end the connection: timewait starts, or an id back in IDLE leaves the remote table. */
-    private void settle(IbCmId id, CmState to) {
+    void settle(IbCmId id, CmState to) {
         if (to == CmState.TIMEWAIT) enterTimewait(id);
         else if (to == CmState.IDLE) byRemote.remove(new RemoteKey(id.remoteId, id.remoteGuid));
     }
@@ -597,17 +378,17 @@ public final class CmAgent implements DeviceAgent {
         deadline(id, nic.clock().nanoTime() + CmTimeouts.toNanos(id.avTimeout));
     }
 
-    private void forget(IbCmId id) {
+    void forget(IbCmId id) {
         deadline(id, IbCmId.NEVER);
         byRemote.remove(new RemoteKey(id.remoteId, id.remoteGuid));
         byLocalId.remove(id.localId);
     }
 
-    private void tell(IbCmId id, IbCmId listener, IbCmEvent event, MemorySegment mad) {
+    void tell(IbCmId id, IbCmId listener, IbCmEvent event, MemorySegment mad) {
         if (id.handler != null) id.handler.event(id, listener, event, mad);
     }
 
-    private void transmit(AddressVector av, byte[] mad) {
+    void transmit(AddressVector av, byte[] mad) {
         if (av == null) return; // an id that never had a peer (destroyed in IDLE)
         if (port.send(av, mad)) {
             nic.counters().inc(Counter.CM_TX_MSGS);

@@ -21,7 +21,6 @@ import org.softrnic.verbs.VerbsException;
 import org.softrnic.verbs.cm.CmEventType;
 import org.softrnic.verbs.cm.ConnParam;
 import org.softrnic.verbs.cm.PortSpace;
-import org.softrnic.verbs.cm.UdParam;
 import org.softrnic.wire.mad.CmMessage;
 import org.softrnic.wire.mad.CmaHeader;
 
@@ -32,17 +31,19 @@ import org.softrnic.wire.mad.CmaHeader;
  * events turned into RDMA_CM_EVENT_*. Runs on the device's thread, below a provider's public ids.
  */
 public final class Cma {
-    private static final int ETIMEDOUT = -110, EINVAL = -22;
+    static final int ETIMEDOUT = -110, EINVAL = -22;
     /** RDMA_UDP_QKEY: the Q_Key of every RDMA_PS_UDP QP (cma_set_default_qkey), sent in the SIDR_REP. */
     public static final int RDMA_UDP_QKEY = 0x01234567;
     /** ip_local_port_range's default: where an id that connects without a port gets one. */
     private static final int EPHEMERAL_FIRST = 32768, EPHEMERAL_LAST = 60999;
 
-    private final Nic nic;
-    private final CmAgent cm;
-    private final Random random;
-    private final Consumer<CmaEvent> events;
+    final Nic nic;
+    final CmAgent cm;
+    final Random random;
+    final Consumer<CmaEvent> events;
     private final Map<Long, CmaId> ports = new HashMap<>();
+    /** What the CM's events do to the ids (cma.c's handlers). */
+    private final CmaEvents cmEvents = new CmaEvents(this);
 
     public Cma(Nic nic, CmAgent cm, long seed, Consumer<CmaEvent> events) {
         this.nic = nic;
@@ -122,7 +123,7 @@ public final class Cma {
     public void listen(CmaId id) {
         if (id.state == CmaState.IDLE) bind(id, new InetSocketAddress(nic.gids().getFirst().toInetAddress(), 0));
         expect(id, "rdma_listen", CmaState.ADDR_BOUND);
-        id.ib = cm.createId(this::ib);
+        id.ib = cm.createId(cmEvents::ib);
         id.ib.context = id;
         cm.listen(id.ib, id.ps.serviceId(id.local.getPort()));
         id.state = CmaState.LISTEN;
@@ -188,7 +189,7 @@ public final class Cma {
                 p.srq(), 0);
         byte[] pd = cmaPrivateData(id, user);
         int flowLabel = flowLabel(id);
-        id.ib = cm.createId(this::ib);
+        id.ib = cm.createId(cmEvents::ib);
         id.ib.context = id;
         id.state = CmaState.CONNECT;
         cm.sendReq(id.ib, new CmReq(id.ps.serviceId(id.peer.getPort()), id.qp.qpn(), 0, id.seqNum, rr, depth,
@@ -205,7 +206,7 @@ public final class Cma {
         String verb = "rdma_connect";
         int room = CmMessage.SIDR_REQ.privateDataSize() - CmaHeader.SIZE;
         if (user.length > room) throw new VerbsException(verb, Errno.EINVAL, "a SIDR_REQ carries " + room + " bytes of private data, not " + user.length);
-        id.ib = cm.createId(this::ib);
+        id.ib = cm.createId(cmEvents::ib);
         id.ib.context = id;
         id.state = CmaState.CONNECT;
         cm.sendSidrReq(id.ib, id.ps.serviceId(id.peer.getPort()), route(id), CmTimeouts.toNanos(CmTimeouts.SIDR_TIMEOUT),
@@ -213,7 +214,7 @@ public final class Cma {
     }
 
     /** The path to the peer as the route holds it: the two GIDs, the flow label, hop limit 64, the ToS. */
-    private AddressVector route(CmaId id) {
+    AddressVector route(CmaId id) {
         int sgid = nic.gids().indexOf(id.localGid);
         return new AddressVector(id.peerGid, Math.max(sgid, 0), flowLabel(id), 64, id.tos);
     }
@@ -299,157 +300,10 @@ public final class Cma {
         id.context = null;
     }
 
-    // ---- the CM's events
-
-    private void ib(IbCmId ib, IbCmId listener, IbCmEvent e, MemorySegment mad) {
-        CmaId id = (CmaId) ib.context;
-        if (id == null && e != IbCmEvent.REQ_RECEIVED && e != IbCmEvent.SIDR_REQ_RECEIVED) return; // refused at its REQ: nobody above it
-        switch (e) {
-            case REQ_RECEIVED -> request(ib, (CmaId) listener.context, mad);
-            case SIDR_REQ_RECEIVED -> udRequest(ib, (CmaId) listener.context, mad);
-            case SIDR_REP_RECEIVED -> udReply(id, mad);
-            case SIDR_REQ_ERROR -> emit(CmEventType.UNREACHABLE, id, ETIMEDOUT, null, null);
-            case REP_RECEIVED -> established(id, mad);
-            case RTU_RECEIVED -> emit(CmEventType.ESTABLISHED, id, 0, null, null);
-            case REJ_RECEIVED -> {
-                toError(live(id));
-                id.state = CmaState.IDLE;
-                emit(CmEventType.REJECTED, id, (int) CmMessage.REJ.field("reason").get(mad), privateData(CmMessage.REJ, mad), null);
-            }
-            case REQ_ERROR, REP_ERROR -> {
-                toError(live(id));
-                emit(CmEventType.UNREACHABLE, id, ETIMEDOUT, null, null);
-            }
-            case DREQ_RECEIVED, DREP_RECEIVED, DREQ_ERROR -> {
-                toError(live(id));
-                if (id.state == CmaState.CONNECT) { // once: cma_disable_callback(CONNECT -> DISCONNECT)
-                    id.state = CmaState.DISCONNECT;
-                    emit(CmEventType.DISCONNECTED, id, e == IbCmEvent.DREQ_ERROR ? ETIMEDOUT : 0, null, null);
-                }
-            }
-            case TIMEWAIT_EXIT -> emit(CmEventType.TIMEWAIT_EXIT, id, 0, null, null);
-            default -> { } // MRA_RECEIVED: the CM waits longer; nothing for the consumer
-        }
-    }
-
-    /** cma_ib_req_handler: a new id for the REQ, its addresses from the CMA header, a silent MRA, CONNECT_REQUEST. */
-    private void request(IbCmId ib, CmaId listener, MemorySegment mad) {
-        int pdOffset = CmMessage.REQ.privateDataOffset;
-        CmaHeader h = CmaHeader.read(mad, pdOffset);
-        // cma_ib_check_req_qp_type: a REQ (RC) for an RDMA_PS_UDP listener is refused as a bad header is
-        if (h == null || h.version() != 0 || listener == null || listener.ps != PortSpace.TCP) {
-            cm.sendRej(ib, CmAgent.REJ_CONSUMER_DEFINED, new byte[0], new byte[0]);
-            cm.destroy(ib); // nobody above it: the id must not outlive the refusal
-            return;
-        }
-        CmaId id = new CmaId(listener.ps, random.nextInt() & 0xffffff, null);
-        id.ib = ib;
-        ib.context = id;
-        id.local = new InetSocketAddress(h.dst(), (int) (CmMessage.REQ.field("service_id").get(mad) & 0xffff));
-        id.peer = new InetSocketAddress(h.src(), h.srcPort());
-        id.localGid = Gid.of(CmMessage.REQ.field("primary_remote_gid").read(mad));
-        id.peerGid = Gid.of(CmMessage.REQ.field("primary_local_gid").read(mad));
-        id.reqQpn = (int) field(mad, "local_qpn");
-        id.reqPsn = (int) field(mad, "starting_psn");
-        id.reqResponderResources = (int) field(mad, "responder_resources");
-        id.reqInitiatorDepth = (int) field(mad, "initiator_depth");
-        id.reqRetry = (int) field(mad, "retry_count");
-        id.reqRnrRetry = (int) field(mad, "rnr_retry_count");
-        id.reqAckTimeout = (int) field(mad, "primary_local_ack_timeout");
-        int mtu = (int) field(mad, "path_mtu");
-        // a code no MTU has is the peer's mistake: the accept's RTR refuses it (EINVAL), as ibv_modify_qp would
-        id.reqMtu = mtu >= Mtu.MTU_256.value && mtu <= Mtu.MTU_4096.value ? Mtu.ofValue(mtu) : null;
-        id.reqMtuCode = mtu;
-        id.reqSrq = field(mad, "srq") != 0;
-        id.pathMtu = id.reqMtu;
-        id.state = CmaState.CONNECT;
-        cm.sendMra(ib); // CMA_CM_MRA_SETTING: a duplicate REQ now draws an MRA
-        byte[] all = privateData(CmMessage.REQ, mad);
-        byte[] user = java.util.Arrays.copyOfRange(all, CmaHeader.SIZE, all.length);
-        // the passive side's view: the peer's initiator depth is what it must serve, and the other way round
-        ConnParam param = new ConnParam(user, id.reqInitiatorDepth, id.reqResponderResources, 0, id.reqRetry, id.reqRnrRetry,
-                id.reqSrq, id.reqQpn);
-        events.accept(new CmaEvent(CmEventType.CONNECT_REQUEST, id, listener, 0, user, param));
-    }
-
-    /**
-     * cma_ib_req_handler for a SIDR_REQ: a new UD id whose addresses come from the CMA header, and CONNECT_REQUEST
-     * with the user's 180 bytes; no MRA (UD has none). A header rdma_cm cannot take, or a listener gone: the id is
-     * destroyed, which answers SIDR_REP status 2.
-     */
-    private void udRequest(IbCmId ib, CmaId listener, MemorySegment mad) {
-        CmaHeader h = CmaHeader.read(mad, CmMessage.SIDR_REQ.privateDataOffset);
-        if (h == null || h.version() != 0 || listener == null || listener.ps != PortSpace.UDP) {
-            cm.destroy(ib);
-            return;
-        }
-        CmaId id = new CmaId(listener.ps, random.nextInt() & 0xffffff, null);
-        id.ib = ib;
-        ib.context = id;
-        id.local = new InetSocketAddress(h.dst(), (int) (CmMessage.SIDR_REQ.field("service_id").get(mad) & 0xffff));
-        id.peer = new InetSocketAddress(h.src(), h.srcPort());
-        id.peerGid = ib.peer().dgid();
-        id.localGid = nic.gids().get(ib.peer().sgidIndex());
-        id.pathMtu = nic.config().activeMtu();
-        id.state = CmaState.CONNECT;
-        byte[] all = privateData(CmMessage.SIDR_REQ, mad);
-        byte[] user = java.util.Arrays.copyOfRange(all, CmaHeader.SIZE, all.length);
-        events.accept(new CmaEvent(CmEventType.CONNECT_REQUEST, id, listener, 0, user, null));
-    }
-
-    /**
-     * cma_sidr_rep_handler: status 0 is ESTABLISHED with where the peer is, its QPN and Q_Key; another status is
-     * UNREACHABLE with that status; a Q_Key other than this id's is ADDR_ERROR -EINVAL (cma_set_qkey).
-     */
-    private void udReply(CmaId id, MemorySegment mad) {
-        if (id.state != CmaState.CONNECT) return;
-        int status = (int) CmMessage.SIDR_REP.field("status").get(mad);
-        byte[] pd = privateData(CmMessage.SIDR_REP, mad);
-        if (status != CmAgent.SIDR_SUCCESS) {
-            emit(CmEventType.UNREACHABLE, id, status, pd, null);
-            return;
-        }
-        int qkey = (int) CmMessage.SIDR_REP.field("qkey").get(mad);
-        if (qkey != RDMA_UDP_QKEY) {
-            emit(CmEventType.ADDR_ERROR, id, EINVAL, pd, null);
-            return;
-        }
-        int qpn = (int) CmMessage.SIDR_REP.field("local_qpn").get(mad);
-        events.accept(new CmaEvent(CmEventType.ESTABLISHED, id, null, 0, pd, null, new UdParam(route(id), qpn, qkey)));
-    }
-
-    /** The REP on the active side: RTR and RTS from it, the RTU, ESTABLISHED (ucma_process_conn_resp). */
-    private void established(CmaId id, MemorySegment mad) {
-        int repQpn = (int) CmMessage.REP.field("local_qpn").get(mad);
-        int repPsn = (int) CmMessage.REP.field("starting_psn").get(mad);
-        int repRr = (int) CmMessage.REP.field("responder_resources").get(mad);
-        int repId = (int) CmMessage.REP.field("initiator_depth").get(mad);
-        int repRnr = (int) CmMessage.REP.field("rnr_retry_count").get(mad);
-        int timeout = CmTimeouts.ackTimeout((int) CmMessage.REP.field("target_ack_delay").get(mad), CmTimeouts.CMA_IBOE_PACKET_LIFETIME);
-        cm.sendMra(id.ib);
-        if (live(id) == null) {
-            emit(CmEventType.CONNECT_ERROR, id, -1, null, null); // the QP went before its REP came
-            return;
-        }
-        try {
-            // the peer's initiator depth is what this side serves; its responder resources what this side may use
-            toRts(id.qp, repId, id.ib.peer(), id.pathMtu, repQpn, id.seqNum, repPsn, repRr, id.param.retryCount(), repRnr,
-                    id.ackTimeout >= 0 ? id.ackTimeout : timeout);
-        } catch (VerbsException e) {
-            // librdmacm: CONNECT_ERROR, the QP in ERROR, nothing sent (the REJ goes when the id is destroyed)
-            toError(id.qp);
-            emit(CmEventType.CONNECT_ERROR, id, -1, null, null); // librdmacm's rdma_seterrno: -1, errno aside
-            return;
-        }
-        cm.sendRtu(id.ib, new byte[0]);
-        emit(CmEventType.ESTABLISHED, id, 0, privateData(CmMessage.REP, mad),
-                new ConnParam(null, repId, repRr, 0, id.param.retryCount(), repRnr, false, repQpn));
-    }
-
     // ---- helpers
 
     /** INIT (again, now with the READ depth known), RTR and RTS: ucma_modify_qp_rtr and _rts. */
-    private void toRts(QueuePair qp, int responderResources, AddressVector av, Mtu mtu, int destQpn, int rqPsn, int sqPsn,
+    void toRts(QueuePair qp, int responderResources, AddressVector av, Mtu mtu, int destQpn, int rqPsn, int sqPsn,
                        int initiatorDepth, int retry, int rnrRetry, int timeout) {
         QpAttr init = new QpAttr();
         init.qpState = QpState.INIT;
@@ -480,27 +334,27 @@ public final class Cma {
      * The id's QP, or null once the application destroyed it (rdma_destroy_qp clears id->qp): events that come
      * after must not touch a QP the device no longer has.
      */
-    private QueuePair live(CmaId id) {
+    QueuePair live(CmaId id) {
         if (id.qp != null && nic.qp(id.qp.qpn()) != id.qp) id.qp = null;
         return id.qp;
     }
 
-    private void toError(QueuePair qp) {
+    void toError(QueuePair qp) {
         if (qp == null || qp.state() == QpState.ERR || qp.state() == QpState.RESET) return;
         nic.modifyQp(qp, new QpAttr().state(QpState.ERR), QpAttrMask.STATE);
     }
 
-    private void emit(CmEventType type, CmaId id, int status, byte[] pd, ConnParam param) {
+    void emit(CmEventType type, CmaId id, int status, byte[] pd, ConnParam param) {
         if (id == null || id.state == CmaState.DESTROYING) return;
         events.accept(new CmaEvent(type, id, null, status, pd, param));
     }
 
     /** A message's whole private data area: the MAD carries no length, and rdma_cm reports all of it. */
-    private static byte[] privateData(CmMessage msg, MemorySegment mad) {
+    static byte[] privateData(CmMessage msg, MemorySegment mad) {
         return mad.asSlice(msg.privateDataOffset).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
     }
 
-    private static long field(MemorySegment mad, String name) {
+    static long field(MemorySegment mad, String name) {
         return CmMessage.REQ.field(name).get(mad);
     }
 

@@ -29,6 +29,9 @@ import org.softrnic.wire.header.Bth;
 /**
  * The transport engine of one device: packets in, packets out, time from the injected clock. It owns the
  * per-QP transport state and dispatches to the requester, responder and completer. Single-threaded.
+ * <p>
+ * Just over 400 lines: receive's checks in the order rxe makes them, and the QP records the roles share, read
+ * in one place so a packet's path stays in one file.
  */
 public final class Engine {
     /** rxe's RXE_MAX_PKT_PER_ACK: the requester asks for an ACK at least this often. */

@@ -84,7 +84,7 @@ final class ReceiveBatch {
         }
         if (r < 0) {
             int errno = Libc.errno(capture);
-            if (errno == Sockets.EAGAIN || errno == Libc.EINTR) return 0;
+            if (errno == Libc.EAGAIN || errno == Libc.EINTR) return 0;
             throw new UncheckedIOException(new IOException("UDP receive failed: " + Libc.strerror(errno)));
         }
         int packets = 0;

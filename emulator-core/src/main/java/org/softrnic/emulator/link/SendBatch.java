@@ -328,7 +328,7 @@ final class SendBatch implements PacketSink {
                 for (int m = done; m < messages; m++) for (int k = 1; k < msgCount[m]; k++) restamp(msgFirst[m] + k, 0);
                 return q;
             }
-            if (errno == Sockets.EAGAIN) {
+            if (errno == Libc.EAGAIN) {
                 for (int m = done; m < messages; m++) sendDropped += msgCount[m];
                 return -1;
             }

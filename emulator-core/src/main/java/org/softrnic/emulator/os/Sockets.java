@@ -42,7 +42,6 @@ public final class Sockets {
 
     public static final int MSG_DONTWAIT = 0x40;
     public static final int MSG_TRUNC = 0x20;
-    public static final int EAGAIN = 11;
     public static final int EINVAL = 22;
     public static final int EIO = 5;
     public static final int EMSGSIZE = 90;

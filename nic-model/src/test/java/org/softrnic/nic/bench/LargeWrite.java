@@ -48,7 +48,7 @@ public final class LargeWrite {
     }
 
     private static double writes(MemorySegment src, MemorySegment dst, double warmup, double seconds) {
-        Loopback link = Loopback.devices(1024);
+        Loopback link = Loopback.devices(1024, org.softrnic.nic.LinkProfile.IN_PROCESS);
         Nic a = link.a;
         Nic b = link.b;
         ProtectionDomain pda = a.allocPd();

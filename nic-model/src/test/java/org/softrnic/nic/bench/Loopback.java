@@ -111,12 +111,20 @@ final class Loopback {
         return n;
     }
 
-    /** Two devices, a (192.0.2.1) and b (192.0.2.2), at MTU 4096 on one virtual clock, joined by a new loopback. */
+    /**
+     * Two devices, a (192.0.2.1) and b (192.0.2.2), at MTU 4096 on one virtual clock, joined by a new loopback;
+     * every ICRC stamped and checked, as on a wire.
+     */
     static Loopback devices(int capacity) {
+        return devices(capacity, LinkProfile.FRAMES);
+    }
+
+    /** The same with the link's profile: {@link LinkProfile#IN_PROCESS} computes no ICRC, as the in-process fabric. */
+    static Loopback devices(int capacity, LinkProfile profile) {
         Loopback link = new Loopback(capacity);
         VirtualClock clock = new VirtualClock();
-        link.a = new Nic(NicConfig.of("a", Gid.parse("192.0.2.1"), 1).withMtu(Mtu.MTU_4096).withLink(LinkProfile.IN_PROCESS), clock, link.sinkFrom(0));
-        link.b = new Nic(NicConfig.of("b", Gid.parse("192.0.2.2"), 2).withMtu(Mtu.MTU_4096).withLink(LinkProfile.IN_PROCESS), clock, link.sinkFrom(1));
+        link.a = new Nic(NicConfig.of("a", Gid.parse("192.0.2.1"), 1).withMtu(Mtu.MTU_4096).withLink(profile), clock, link.sinkFrom(0));
+        link.b = new Nic(NicConfig.of("b", Gid.parse("192.0.2.2"), 2).withMtu(Mtu.MTU_4096).withLink(profile), clock, link.sinkFrom(1));
         return link;
     }
 

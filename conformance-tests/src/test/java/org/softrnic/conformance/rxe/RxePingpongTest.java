@@ -73,11 +73,10 @@ class RxePingpongTest {
      * RoCE over IPv6 (rxe's GID 2, softrnic's GID 1): softrnic's frame port finds rxe and is found by neighbour
      * discovery, which rxe's kernel checks. On the UDP path rxe sends IPv6 UDP with a zero checksum (the ICRC
      * covers the packet), which the kernel hands only to a socket with UDP_NO_CHECK6_RX: softrnic's libc link
-     * sets it (the JDK's DatagramChannel cannot). The UDP rows are in the full matrix only: there the guest,
-     * slow under TCG, sometimes fails its modify to RTR before its IPv6 address is usable.
+     * sets it (the JDK's DatagramChannel cannot).
      */
     @ParameterizedTest(name = "{1} path, IPv6: softrnic {2} ({0})")
-    @CsvSource({"full, udp, client", "full, udp, server", "ci, frames, client", "ci, frames, server", "full, tap, client",
+    @CsvSource({"ci, udp, client", "ci, udp, server", "ci, frames, client", "ci, frames, server", "full, tap, client",
                 "full, tap, server"})
     void rcOverIpv6(String tier, String path, String softrnicRole) throws Exception {
         Interop.tier(tier);
@@ -120,8 +119,18 @@ class RxePingpongTest {
             }
             String counters = "; echo \"[tool rc=$?]\"; cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep . *";
             String oob = ns.isFrames() ? "" + ns.oobPort : "18515";
-            Process soft = ns.runPair(softrnicRole.equals("server"), List.of("pingpong", type, "--link", link, "-g", "1", "-n", "" + iters,
-                    "-s", "" + size, "-m", "" + mtu, "-p", oob), tool, counters, pcap);
+            Process soft;
+            try {
+                soft = ns.runPair(softrnicRole.equals("server"), List.of("pingpong", type, "--link", link, "-g", "1", "-n", "" + iters,
+                        "-s", "" + size, "-m", "" + mtu, "-p", oob), tool, counters, pcap);
+            } catch (AssertionError e) {
+                // The other side of the end-of-run race below: the link dropped softrnic's ACK of rxe's last send,
+                // softrnic finished and left (its port with it), and rxe, retrying towards an address that no
+                // longer answers ARP, never got back from its tool's teardown. softrnic's run itself completed.
+                String m = String.valueOf(e.getMessage());
+                if (loss != null && m.startsWith("the guest did not finish") && m.contains(iters + " iters in ")) return pcap;
+                throw e;
+            }
             String g = ns.output("guest");
             assertTrue(g.contains("[tool rc=0]"), "ibv_" + type + "_pingpong failed:\n" + g + ns.errors("guest"));
             if (loss != null && soft.exitValue() != 0) {

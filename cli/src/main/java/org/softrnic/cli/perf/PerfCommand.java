@@ -79,7 +79,7 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--tx-depth", paramLabel = "N", defaultValue = "128", description = "outstanding requests per QP, 1..1024 (default: ${DEFAULT-VALUE})")
     int txDepth;
 
-    @Option(names = "--loss", paramLabel = "P", defaultValue = "0", description = "probability a packet is lost on the link, in [0, 1) (default: ${DEFAULT-VALUE}; --link inproc only)")
+    @Option(names = "--loss", paramLabel = "P", defaultValue = "0", description = "probability a packet is lost on the link, in [0, 1) (default: ${DEFAULT-VALUE}; on a UDP link, of what each device sends)")
     double loss;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seeds the link's faults and the devices (default: ${DEFAULT-VALUE})")
@@ -174,7 +174,6 @@ public final class PerfCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        if ((server || connect != null) && loss > 0) throw new UserError("--loss injects faults on the in-process fabric only");
         org.softrnic.cli.OutputFiles.check(trace, "--trace");
         try {
             if (server) {

@@ -15,7 +15,7 @@ import org.softrnic.verbs.Mtu;
 /**
  * `softrnic perf` through the verbs API. In one process, a client and a server soft RNIC: on the
  * virtual-time in-process fabric (one thread; --loss and --seed replay exactly; throughput on the wall
- * clock) or on UDP loopback (each device on its own event loop). In two processes, {@link #serve} and
+ * clock) or on UDP loopback (--loss drops what each device sends, seeded, before its socket). In two processes, {@link #serve} and
  * {@link #connect} exchange QPNs, addresses and rkeys over TCP, as perftest does.
  */
 public final class PerfRun {
@@ -25,9 +25,8 @@ public final class PerfRun {
     static PerfDevices devices(String spec, double loss, long seed, String progress, String trace) {
         LinkSpec link = LinkSpec.parse(spec);
         if (link.kind() == LinkSpec.Kind.INPROC) return new VirtualPerfDevices(loss, seed, trace);
-        if (loss > 0) throw new IllegalArgumentException("--loss injects faults on the in-process fabric only");
         if (link.port() == 0) throw new IllegalArgumentException("--link " + spec + ": the UDP port must be 1..65535 here, not 0");
-        return new UdpPerfDevices(link.address(), link.port(), seed, progress, trace);
+        return new UdpPerfDevices(link.address(), link.port(), loss, seed, progress, trace);
     }
 
     public static PerfResult run(PerfOptions o) {
@@ -114,7 +113,7 @@ public final class PerfRun {
         LinkSpec link = udpLink(o.link(), "--server");
         int waitMs = (int) Math.min(Integer.MAX_VALUE, timeoutSeconds * 1000L); // 0: for ever
         // the device is bound first: "serving" is said only once both the link and the TCP port are ours
-        try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.seed(), o.progress(), o.trace());
+        try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.loss(), o.seed(), o.progress(), o.trace());
              var ctx = new Closing(dev);
              ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
@@ -230,7 +229,7 @@ public final class PerfRun {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--connect " + host + ": not an IP address");
         }
-        try (SoftRnic dev = UdpPerfDevices.open("soft0", link.address(), link.port(), link.port(), o.seed(), o.progress(), o.trace());
+        try (SoftRnic dev = UdpPerfDevices.open("soft0", link.address(), link.port(), link.port(), o.loss(), o.seed(), o.progress(), o.trace());
              var ctx = new Closing(dev);
              PerfSide side = new PerfSide(ctx.context, o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
              Socket s = new Socket()) {

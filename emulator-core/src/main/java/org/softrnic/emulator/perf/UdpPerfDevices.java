@@ -20,16 +20,16 @@ final class UdpPerfDevices implements PerfDevices {
     private final RdmaContext serverCtx;
     private final String describe;
 
-    UdpPerfDevices(InetAddress clientAddress, int port, long seed, String progress, String trace) {
+    UdpPerfDevices(InetAddress clientAddress, int port, double loss, long seed, String progress, String trace) {
         boolean v6 = clientAddress instanceof Inet6Address;
         if (v6 && !clientAddress.isLoopbackAddress()) {
             throw new IllegalArgumentException("--link udp:[ADDR]: both ends run in this process, so ADDR must be ::1");
         }
         InetAddress serverAddress = v6 ? clientAddress : next((Inet4Address) clientAddress);
-        client = open("soft0", clientAddress, port, port, seed, progress, trace);
+        client = open("soft0", clientAddress, port, port, loss, seed, progress, trace);
         SoftRnic s = null;
         try {
-            s = open("soft1", serverAddress, v6 ? 0 : port, port, seed + 1, progress, null);
+            s = open("soft1", serverAddress, v6 ? 0 : port, port, loss, seed + 1, progress, null);
         } catch (RuntimeException e) {
             client.close();
             if (s != null) s.close();
@@ -44,12 +44,18 @@ final class UdpPerfDevices implements PerfDevices {
                         + " (kernel sockets, " + how(progress) + ")";
     }
 
-    /** A device on {@code address:socketPort} whose packets carry {@code rocePort}. */
-    static SoftRnic open(String name, InetAddress address, int socketPort, int rocePort, long seed, String progress, String trace) {
+    /**
+     * A device on {@code address:socketPort} whose packets carry {@code rocePort}; with {@code loss}, that share of
+     * what it sends is dropped before its socket (seeded by {@code seed}).
+     */
+    static SoftRnic open(String name, InetAddress address, int socketPort, int rocePort, double loss, long seed, String progress,
+                         String trace) {
         String host = address instanceof Inet6Address ? "[" + address.getHostAddress() + "]" : address.getHostAddress();
+        var config = SoftRnicConfig.builder().name(name).gid(address.getHostAddress()).mtu(4096)
+                .udpPort(rocePort).link("udp:" + host + ":" + socketPort).seed(seed).progress(progress).trace(trace);
+        if (loss > 0) config.faults(new org.softrnic.emulator.config.FaultConfig(loss, null, null, null, null, null, seed));
         try {
-            return SoftRnic.open(SoftRnicConfig.builder().name(name).gid(address.getHostAddress()).mtu(4096)
-                    .udpPort(rocePort).link("udp:" + host + ":" + socketPort).seed(seed).progress(progress).trace(trace).build());
+            return SoftRnic.open(config.build());
         } catch (java.io.UncheckedIOException e) {
             // the environment's fault (an address in use or not on this host), not the command line's
             throw new java.io.UncheckedIOException("--link udp: cannot bind " + host + ":" + socketPort + " (" + e.getCause().getMessage() + ")",

@@ -8,7 +8,6 @@ import org.softrnic.nic.sim.LinkFaults;
 import org.softrnic.verbs.AddressVector;
 import org.softrnic.verbs.Mtu;
 import org.softrnic.verbs.QpType;
-import org.softrnic.verbs.WcStatus;
 import org.softrnic.wire.frame.Ecn;
 
 /**
@@ -23,18 +22,10 @@ class EcnMarkingTest {
         return p;
     }
 
-    private static void write64k(Pair p) {
-        p.a.fill(0, 65536, 3);
-        p.a.post(p.write(1, 0, 100_000, 65536));
-        p.run();
-        assertEquals(WcStatus.SUCCESS, p.a.sendCompletions().getFirst().status);
-        RcBasicsTest.assertSameBytes(p.a.mem, 0, p.b.mem, 100_000, 65536);
-    }
-
     @Test
     void ectPacketsAreMarkedAndStillVerify() {
         Pair p = pair(Ecn.ECT0);
-        write64k(p);
+        p.write64k();
         Counters b = p.b.nic.counters();
         assertEquals(64, b.get(Counter.NP_ECN_MARKED_ROCE_PACKETS), "every request of the 64 KiB WRITE at MTU 1024");
         assertEquals(b.get(Counter.RCVD_PKTS), b.get(Counter.RCVD_ICRC_VERIFIED), "CE does not break the ICRC");
@@ -45,7 +36,7 @@ class EcnMarkingTest {
     @Test
     void packetsThatAreNotEcnCapableAreLeftAlone() {
         Pair p = pair(Ecn.NOT_ECT);
-        write64k(p);
+        p.write64k();
         assertEquals(0, p.b.nic.counters().get(Counter.NP_ECN_MARKED_ROCE_PACKETS));
         assertEquals(0, p.a.nic.counters().get(Counter.NP_ECN_MARKED_ROCE_PACKETS));
     }
@@ -55,7 +46,7 @@ class EcnMarkingTest {
         Pair p = pair(Ecn.ECT1);
         p.fabric.faults(LinkFaults.NONE);
         p.fabric.faults(p.a.nic, p.b.nic, new LinkFaults(0, 0, 0, 1_000, 0, 1.0));
-        write64k(p);
+        p.write64k();
         assertEquals(64, p.b.nic.counters().get(Counter.NP_ECN_MARKED_ROCE_PACKETS), "a to b is congested");
         assertEquals(0, p.a.nic.counters().get(Counter.NP_ECN_MARKED_ROCE_PACKETS), "b to a is not");
     }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.softrnic.verbs.WcStatus;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.frame.FrameView;
 
@@ -16,14 +15,6 @@ import org.softrnic.wire.frame.FrameView;
  * nor checked, unless a tap reads the packets, which then carry the ICRC they would carry on a wire.
  */
 class IcrcUnseenTest {
-    private static void write64k(Pair p) {
-        p.a.fill(0, 65536, 7);
-        p.a.post(p.write(1, 0, 100_000, 65536));
-        p.run();
-        assertEquals(WcStatus.SUCCESS, p.a.sendCompletions().getFirst().status);
-        RcBasicsTest.assertSameBytes(p.a.mem, 0, p.b.mem, 100_000, 65536);
-    }
-
     private static int icrc(byte[] ipPacket) {
         int n = ipPacket.length;
         return (ipPacket[n - 4] & 0xff) | (ipPacket[n - 3] & 0xff) << 8 | (ipPacket[n - 2] & 0xff) << 16 | (ipPacket[n - 1] & 0xff) << 24;
@@ -32,7 +23,7 @@ class IcrcUnseenTest {
     @Test
     void noIcrcIsComputedOrCheckedWhereNoOneSeesIt() {
         Pair p = Pair.rcInProcess();
-        write64k(p);
+        p.write64k();
         Counters b = p.b.nic.counters();
         assertTrue(b.get(Counter.RCVD_PKTS) >= 64, b.toString());
         assertEquals(0, b.get(Counter.RCVD_ICRC_VERIFIED), "nothing checked");
@@ -49,7 +40,7 @@ class IcrcUnseenTest {
         PacketSink out = (buf, off, len) -> sent.add(buf.segment.asSlice(off, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
         p.b.nic.tap(in, (buf, off, len) -> true);
         p.a.nic.tap((buf, off, len) -> true, out);
-        write64k(p);
+        p.write64k();
         assertTrue(received.size() >= 64 && sent.size() >= 64, received.size() + " received, " + sent.size() + " sent");
         FrameView v = new FrameView();
         for (List<byte[]> packets : List.of(received, sent)) {

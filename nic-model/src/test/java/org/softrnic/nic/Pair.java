@@ -209,4 +209,13 @@ final class Pair {
     long run() {
         return fabric.runUntilIdle();
     }
+
+    /** A 64 KiB WRITE from A's offset 0 to B's 100 000, run until idle: it must succeed and the bytes be there. */
+    void write64k() {
+        a.fill(0, 65536, 3);
+        a.post(write(1, 0, 100_000, 65536));
+        run();
+        org.junit.jupiter.api.Assertions.assertEquals(org.softrnic.verbs.WcStatus.SUCCESS, a.sendCompletions().getFirst().status);
+        RcBasicsTest.assertSameBytes(a.mem, 0, b.mem, 100_000, 65536);
+    }
 }

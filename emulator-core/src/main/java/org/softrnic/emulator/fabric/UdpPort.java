@@ -135,7 +135,6 @@ public final class UdpPort implements Port {
 
     @Override
     public void await(long deadline, BooleanSupplier idle) {
-        link.flush();
         sleep.await(deadline, idle);
     }
 

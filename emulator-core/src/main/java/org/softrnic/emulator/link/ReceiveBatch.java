@@ -121,8 +121,10 @@ final class ReceiveBatch {
         PacketBuffer buf = rxSlots[k];
         MemorySegment s = buf.segment;
         int n = 0;
-        // a piece's headers go over the tail of the one before it, which the device has handled
-        for (int o = 0; o < len || (len == 0 && n == 0); o += segment) {
+        // a piece's headers go over the tail of the one before it, which the device has handled; an empty
+        // datagram is one empty piece, which the device drops as malformed
+        int o = 0;
+        do {
             int piece = Math.min(segment, len - o);
             int ip = HEADROOM + o;
             if (ipv6) Rebuilt.ipv6(s, ip, tos, piece, rxNames, name + 8, localIp6, 0);
@@ -131,8 +133,8 @@ final class ReceiveBatch {
             received++;
             n++;
             nic.receive(buf, ip, ipUdp + piece);
-            if (len == 0) break;
-        }
+            o += segment;
+        } while (o < len);
         return n;
     }
 

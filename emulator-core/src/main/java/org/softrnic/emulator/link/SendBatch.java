@@ -13,7 +13,7 @@ import org.softrnic.nic.PacketSink;
 import org.softrnic.nic.mem.IntMap;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
-import org.softrnic.wire.frame.Checksum;
+import org.softrnic.wire.frame.Ipv4;
 import org.softrnic.wire.icrc.Ipv4IdSolver;
 
 /**
@@ -137,7 +137,6 @@ final class SendBatch implements PacketSink {
         int i = 0;
         while (i < queued) {
             int messages = 0;
-            int start = i;
             while (i < queued && messages < BATCH) {
                 int n = group(i);
                 message(messages++, i, n);
@@ -145,7 +144,6 @@ final class SendBatch implements PacketSink {
             }
             int restart = send(messages);
             if (restart >= 0) i = restart;
-            else if (i == start) break;
         }
         for (int q = 0; q < queued; q++) {
             if (tap != null) tap.transmit(queue[q], queueOffset[q], queueLength[q]);
@@ -223,8 +221,7 @@ final class SendBatch implements PacketSink {
         s.set(ICRC, at, s.get(ICRC, at) ^ Ipv4IdSolver.icrcDifference(was, carry) ^ Ipv4IdSolver.icrcDifference(id, carry));
         // the header the kernel will send, for a trace of what left (the socket sends its own)
         Be.u16(s, ip + 4, id);
-        Be.u16(s, ip + 10, 0);
-        Be.u16(s, ip + 10, Checksum.finish(Checksum.add(0, s, ip, 20)));
+        Ipv4.refreshChecksum(s, ip);
     }
 
     /** Fills mmsghdr {@code m} for packets {@code q} to {@code q + n - 1}. */
@@ -336,7 +333,6 @@ final class SendBatch implements PacketSink {
         }
         return -1;
     }
-
 
     /**
      * One packet without control messages, the round trip's case: sendto, which costs the kernel less than a

@@ -29,9 +29,7 @@ public enum Ecn {
             return true;
         }
         s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, ip + 1, (byte) (b1 | 3));
-        int ihl = (b0 & 0xf) * 4;
-        org.softrnic.wire.Be.u16(s, ip + 10, 0);
-        org.softrnic.wire.Be.u16(s, ip + 10, Checksum.finish(Checksum.add(0, s, ip, ihl)));
+        Ipv4.refreshChecksum(s, ip);
         return true;
     }
 }

@@ -75,10 +75,15 @@ public record Ipv4(int dscp, int ecn, int totalLength, int id, boolean df, boole
         u16(s, off + FLAGS_FRAG, flagsFrag);
         u8(s, off + TTL, ttl);
         u8(s, off + PROTOCOL, protocol);
-        u16(s, off + CHECKSUM, 0);
         u32(s, off + SRC, src);
         u32(s, off + DST, dst);
-        u16(s, off + CHECKSUM, Checksum.finish(Checksum.add(0, s, off, LENGTH)));
+        refreshChecksum(s, off);
+    }
+
+    /** Recomputes the checksum of the IPv4 header at {@code off} (its length from IHL) after a field changed. */
+    public static void refreshChecksum(MemorySegment s, long off) {
+        u16(s, off + CHECKSUM, 0);
+        u16(s, off + CHECKSUM, Checksum.finish(Checksum.add(0, s, off, (s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, off) & 0xf) * 4)));
     }
 
     public static Inet4Address addr(int a) {

@@ -80,10 +80,7 @@ public final class Ipv4IdSolver {
     /** x^(8d) mod P, d the bytes after the identification in a packet of this IPv4 total length. */
     public static int carry(int ipTotalLength) {
         if (ipTotalLength < 10) throw new IllegalArgumentException("IPv4 total length " + ipTotalLength);
-        int r = ONE;
-        int n = ipTotalLength - 10;
-        for (int k = 0; n != 0; k++, n >>>= 1) if ((n & 1) != 0) r = multiply(r, CARRY_BYTES[k]);
-        return r;
+        return power(CARRY_BYTES, ipTotalLength - 10);
     }
 
     /** The raw CRC of the identification's two bytes, big-endian as on the wire. */
@@ -93,8 +90,13 @@ public final class Ipv4IdSolver {
 
     /** x^(-8n) mod P. */
     private static int undo(int n) {
+        return power(UNDO_BYTES, n);
+    }
+
+    /** The product of {@code bytes[k]} over the bits k set in {@code n}: x^(+-8n) from the table of x^(+-8 * 2^k). */
+    private static int power(int[] bytes, int n) {
         int r = ONE;
-        for (int k = 0; n != 0; k++, n >>>= 1) if ((n & 1) != 0) r = multiply(r, UNDO_BYTES[k]);
+        for (int k = 0; n != 0; k++, n >>>= 1) if ((n & 1) != 0) r = multiply(r, bytes[k]);
         return r;
     }
 

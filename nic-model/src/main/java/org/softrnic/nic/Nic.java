@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import org.softrnic.nic.cq.CompletionQueue;
 import org.softrnic.nic.mem.QpnTable;
 import org.softrnic.nic.mem.KeyTable;
@@ -14,6 +15,8 @@ import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.mem.ProtectionDomain;
 import org.softrnic.nic.qp.QueuePair;
+import org.softrnic.nic.qp.RecvWqe;
+import org.softrnic.nic.qp.SendWqe;
 import org.softrnic.nic.qp.SharedReceiveQueue;
 import org.softrnic.nic.time.Clock;
 import org.softrnic.nic.transport.Engine;
@@ -289,11 +292,7 @@ public final class Nic {
     }
 
     public void postSrqRecv(SharedReceiveQueue srq, RecvWr wr) {
-        String verb = "ibv_post_srq_recv";
-        if (wr.numSge > srq.maxSge() || wr.numSge < 0) throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_sge");
-        if (srq.ring().isFull()) throw error(verb, Errno.ENOMEM, "SRQ is full");
-        srq.ring().tail().copyFrom(wr);
-        srq.ring().push();
+        posting.recv(null, srq, wr);
     }
 
     // ---- QP
@@ -395,41 +394,46 @@ public final class Nic {
 
     // ---- posting
 
+    /** ibv_post_send on the device's thread: the request written into its WQE, published and answered at once. */
     public void postSend(QueuePair qp, SendWr wr) {
-        postSend(qp, wr, null);
-    }
-
-    /**
-     * Posts {@code wr}; for an inline send, {@code inlineData} (when not null) holds the bytes its SGEs named,
-     * already copied by a provider that accepted the post on another thread.
-     */
-    public void postSend(QueuePair qp, SendWr wr, MemorySegment inlineData) {
-        posting.send(qp, wr, inlineData, null, null);
+        posting.send(qp, wr, null, null);
     }
 
     /** Posts the request ibv_bind_mw made ({@link #bindMwRequest}) to bind {@code window} over {@code region}. */
     public void postBind(QueuePair qp, SendWr wr, MemoryWindow window, MemoryRegion region) {
-        posting.send(qp, wr, null, window, region);
-    }
-
-    /**
-     * ibv_post_send's checks of one request, except the room in the send queue; returns the message length.
-     * Reads only the QP's type, caps and (volatile) state and the device's fixed configuration, so a provider
-     * may call it on the posting thread.
-     *
-     * @param typeOneBind the request is ibv_bind_mw's, for a type 1 window
-     */
-    public long checkSend(QueuePair qp, SendWr wr, boolean typeOneBind) {
-        return VerbChecks.send(qp, wr, typeOneBind);
+        posting.send(qp, wr, window, region);
     }
 
     public void postRecv(QueuePair qp, RecvWr wr) {
-        posting.recv(qp, wr);
+        posting.recv(qp, null, wr);
     }
 
-    /** ibv_post_recv's checks except the room in the queue; thread-safe as {@link #checkSend} is. */
-    public void checkRecv(QueuePair qp, RecvWr wr) {
-        VerbChecks.recv(qp, wr);
+    /**
+     * ibv_post_send's first half, on any thread, one at a time per QP: checks {@code wr} and writes it into the
+     * send queue's next WQE ({@code typeOneBind}: it is ibv_bind_mw's; {@code window} and {@code region}: a bind's,
+     * found by the poster; {@code lkeys}: the
+     * regions an inline request's SGEs name). Publish it with the ring's {@link org.softrnic.nic.qp.Ring#publish},
+     * then ring {@link #doorbell}. Returns null when the ring must first {@link org.softrnic.nic.qp.Ring#grow} on the
+     * device's thread. Reads only the QP's type, caps and (volatile) state and the device's fixed configuration.
+     */
+    public SendWqe writeSend(QueuePair qp, SendWr wr, boolean typeOneBind, MemoryWindow window, MemoryRegion region,
+                             IntFunction<MemoryRegion> lkeys) {
+        return Posting.writeSend(qp, wr, typeOneBind, window, region, lkeys, null);
+    }
+
+    /** ibv_post_recv's first half (ibv_post_srq_recv's when {@code qp} is null), as {@link #writeSend}. */
+    public RecvWqe writeRecv(QueuePair qp, SharedReceiveQueue srq, RecvWr wr) {
+        return Posting.writeRecv(qp, srq, wr);
+    }
+
+    /** The doorbell of an SRQ: what was published goes live. */
+    public void doorbell(SharedReceiveQueue srq) {
+        srq.ring().accept();
+    }
+
+    /** The doorbell, on the device's thread: what was published to {@code qp}'s queues goes live and runs. */
+    public void doorbell(QueuePair qp) {
+        posting.doorbell(qp);
     }
 
     // ---- packets and time

@@ -2,14 +2,16 @@ package org.softrnic.nic;
 
 import static org.softrnic.nic.VerbChecks.error;
 
-import java.lang.foreign.MemorySegment;
+import java.util.function.IntFunction;
 import org.softrnic.nic.mem.KeyTable;
 import org.softrnic.nic.mem.MemoryRegion;
 import org.softrnic.nic.mem.MemoryWindow;
 import org.softrnic.nic.qp.InlineData;
 import org.softrnic.nic.qp.QueuePair;
 import org.softrnic.nic.qp.RecvWqe;
+import org.softrnic.nic.qp.Ring;
 import org.softrnic.nic.qp.SendWqe;
+import org.softrnic.nic.qp.SharedReceiveQueue;
 import org.softrnic.nic.transport.Engine;
 import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.QpState;
@@ -19,7 +21,14 @@ import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
 
-/** ibv_post_send and ibv_post_recv: a request into its queue's next WQE, then to the engine. */
+/**
+ * ibv_post_send and ibv_post_recv as a provider and its device split them. The poster checks a request and
+ * writes it once, into its queue's next WQE ({@link #writeSend}, {@link #writeRecv}), then publishes it and rings
+ * the doorbell; the device answers the doorbell ({@link #doorbell}): the WQEs become live and the engine runs, or
+ * flushes them on a QP in ERR or SQE, as rxe does. The writing side reads only what may be read off the device's
+ * thread (the QP's type, caps and volatile state, a region table made for it); the device's own posts (the model
+ * used alone, the CM on QP1) take both steps on its thread.
+ */
 final class Posting {
     private final KeyTable keys;
     private final Engine engine;
@@ -30,41 +39,92 @@ final class Posting {
     }
 
     /**
-     * Posts {@code wr}: checked, copied into the send queue's next WQE with the engine's objects its handles
-     * name, then queued (or flushed at once on a QP in ERR or SQE, as rxe does).
+     * Writes {@code wr} into the send queue's next WQE, with the engine's objects its handles name, and returns it
+     * to be published; or returns null when the ring must first grow on the device's thread. Refusals are thrown
+     * before anything is published.
+     *
+     * @param typeOneBind the request is ibv_bind_mw's, for a type 1 window
+     * @param window   a bind's window, found by the poster (null: found here by its rkey, on the device's thread)
+     * @param lkeys    the regions by lkey, for inline data
      */
-    void send(QueuePair qp, SendWr wr, MemorySegment inlineData, MemoryWindow window, MemoryRegion region) {
+    static SendWqe writeSend(QueuePair qp, SendWr wr, boolean typeOneBind, MemoryWindow window, MemoryRegion region,
+                             IntFunction<MemoryRegion> lkeys, KeyTable keys) {
         String verb = "ibv_post_send";
-        org.softrnic.nic.qp.Ring<SendWqe> sq = qp.sq();
-        SendWqe w = qp.sqTail(); // a load from the QP, beside the ring's, not after it
-        if (sq.isFull()) throw error(verb, Errno.ENOMEM, "send queue is full (max_send_wr " + qp.caps().maxSendWr() + ")");
-        long length = VerbChecks.send(qp, wr, window != null);
+        Ring<SendWqe> sq = qp.sq();
+        if (sq.full()) throw error(verb, Errno.ENOMEM, "the send queue of " + name(qp) + " is full (max_send_wr " + qp.caps().maxSendWr() + ")");
+        long length = VerbChecks.send(qp, wr, typeOneBind);
+        SendWqe w = sq.claim();
+        if (w == null) return null;
         boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
-        if (w == null) w = sq.tail(); // the ring makes the slot
-        if (copy(wr, w, length, inline, qp.type() == QpType.UD)) resolve(verb, wr, w.rare, window, region);
-        if (inline && inlineData != null) MemorySegment.copy(inlineData, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, w.inline, 0, (int) length);
-        else if (inline) copyInline(verb, qp, wr, w);
-        sq.push();
-        QpState s = qp.state();
-        if (s == QpState.ERR || s == QpState.SQE) engine.flushSends(qp); // flushed at once, as rxe does
-        else engine.sendQueued(qp);
-    }
-
-    /** Copies {@code wr} into {@code w}; returns whether it needs the WQE's rare part resolved. */
-    private static boolean copy(SendWr wr, SendWqe w, long length, boolean inline, boolean ud) {
-        boolean rare = w.copyFrom(wr, ud);
+        if (w.copyFrom(wr, qp.type() == QpType.UD)) resolve(verb, wr, w.rare, window, region, keys);
         w.length = length;
         w.isInline = inline;
         w.state = SendWqe.State.POSTED;
         w.status = null;
-        return rare;
+        if (inline) {
+            String bad = InlineData.copy(wr, qp.pd(), lkeys, w.inline);
+            if (bad != null) throw error(verb, Errno.EINVAL, bad);
+        }
+        return w;
+    }
+
+    /** Writes {@code wr} into the QP's (or, when {@code qp} is null, the SRQ's) next receive WQE, or returns null to grow first. */
+    static RecvWqe writeRecv(QueuePair qp, SharedReceiveQueue srq, RecvWr wr) {
+        Ring<RecvWqe> ring = qp != null ? qp.rq() : srq.ring();
+        if (qp != null) VerbChecks.recv(qp, wr);
+        else VerbChecks.srqRecv(srq, wr);
+        if (ring.full()) {
+            throw qp != null ? error("ibv_post_recv", Errno.ENOMEM, "the receive queue of " + name(qp) + " is full (max_recv_wr " + qp.caps().maxRecvWr() + ")")
+                    : error("ibv_post_srq_recv", Errno.ENOMEM, "the SRQ is full (max_wr " + ring.capacity() + ")");
+        }
+        RecvWqe w = ring.claim();
+        if (w != null) w.copyFrom(wr);
+        return w;
+    }
+
+    private static String name(QueuePair qp) {
+        return qp.type() + " QP 0x" + Integer.toHexString(qp.qpn());
+    }
+
+    /** The device's own post: written, published and answered on its thread. */
+    void send(QueuePair qp, SendWr wr, MemoryWindow window, MemoryRegion region) {
+        if (writeSend(qp, wr, window != null, window, region, keys::byLkey, keys) == null) {
+            qp.sq().grow();
+            writeSend(qp, wr, window != null, window, region, keys::byLkey, keys);
+        }
+        qp.sq().publish();
+        doorbell(qp);
+    }
+
+    void recv(QueuePair qp, SharedReceiveQueue srq, RecvWr wr) {
+        Ring<RecvWqe> ring = qp != null ? qp.rq() : srq.ring();
+        if (writeRecv(qp, srq, wr) == null) {
+            ring.grow();
+            writeRecv(qp, srq, wr);
+        }
+        ring.publish();
+        if (qp != null) doorbell(qp);
+        else ring.accept();
+    }
+
+    /**
+     * The doorbell: what was published becomes live. Sends start (or are flushed at once on a QP in ERR or SQE,
+     * as rxe does); receives are flushed on a QP in ERR, else wait for their messages.
+     */
+    void doorbell(QueuePair qp) {
+        if (qp.sq().accept() > 0) {
+            QpState s = qp.state();
+            if (s == QpState.ERR || s == QpState.SQE) engine.flushSends(qp);
+            else engine.sendQueued(qp);
+        }
+        if (qp.rq() != null && qp.rq().accept() > 0) engine.recvQueued(qp);
     }
 
     /**
      * The engine's objects the request's handles name: a window by its rkey and a region by its lkey (as rxe
      * finds a bind's window by its rkey), the address vector of a UD send's address handle.
      */
-    private void resolve(String verb, SendWr wr, SendWqe.Rare w, MemoryWindow window, MemoryRegion region) {
+    private static void resolve(String verb, SendWr wr, SendWqe.Rare w, MemoryWindow window, MemoryRegion region, KeyTable keys) {
         w.udAv = wr.ah == null ? null : wr.ah.attr();
         w.window = window;
         w.windowRegion = region;
@@ -81,20 +141,5 @@ final class Posting {
                 throw error(verb, Errno.EINVAL, "REG_MR needs a region from allocMr and the memory to map");
             }
         }
-    }
-
-    private void copyInline(String verb, QueuePair qp, SendWr wr, SendWqe w) {
-        String bad = InlineData.copy(wr, qp.pd(), keys::byLkey, w.inline);
-        if (bad != null) throw error(verb, Errno.EINVAL, bad);
-    }
-
-    void recv(QueuePair qp, RecvWr wr) {
-        String verb = "ibv_post_recv";
-        VerbChecks.recv(qp, wr);
-        if (qp.rq().isFull()) throw error(verb, Errno.ENOMEM, "receive queue is full (max_recv_wr " + qp.caps().maxRecvWr() + ")");
-        RecvWqe w = qp.rq().tail();
-        w.copyFrom(wr);
-        qp.rq().push();
-        engine.recvQueued(qp);
     }
 }

@@ -139,4 +139,10 @@ final class VerbChecks {
             throw error(verb, Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_recv_sge " + qp.caps().maxRecvSge());
         }
     }
+
+    static void srqRecv(SharedReceiveQueue srq, RecvWr wr) {
+        if (wr.numSge < 0 || wr.numSge > srq.maxSge()) {
+            throw error("ibv_post_srq_recv", Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_sge " + srq.maxSge());
+        }
+    }
 }

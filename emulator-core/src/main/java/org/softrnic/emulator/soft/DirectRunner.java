@@ -4,17 +4,15 @@ import java.util.function.Supplier;
 import org.softrnic.nic.Nic;
 
 /**
- * A runner without a thread of its own: verbs run on the caller's thread and posts reach the model at once
- * through one slot, so the model's refusals come back to the caller. Subclasses say how a poll that finds
- * nothing moves the device, and which threads may call.
+ * A runner without a thread of its own: verbs run on the caller's thread and a doorbell is answered at once.
+ * Subclasses say how a poll that finds nothing moves the device, and which threads may call.
  */
 abstract class DirectRunner implements Runner {
     final Nic nic;
-    private final PostSlot slot;
+    private final Doorbells doorbells = new Doorbells();
 
-    DirectRunner(Nic nic, int maxSge, int maxInline) {
+    DirectRunner(Nic nic) {
         this.nic = nic;
-        this.slot = new PostSlot(maxSge, maxInline);
     }
 
     /** Throws when the calling thread may not use the device; by default any may. */
@@ -28,19 +26,10 @@ abstract class DirectRunner implements Runner {
     }
 
     @Override
-    public long claim() {
+    public void ring(Doorbells.Bell bell) {
         checkThread();
-        return 0;
-    }
-
-    @Override
-    public PostSlot slot(long claim) {
-        return slot;
-    }
-
-    @Override
-    public void publish(long claim) {
-        slot.postTo(nic);
+        doorbells.ring(bell);
+        doorbells.answer(nic, (qp, n) -> { }); // on this thread a destroyed QP takes no post: checkOpen refused it
     }
 
     @Override

@@ -13,8 +13,8 @@ final class PollingRunner extends DirectRunner {
     private final Port port;
     private final Thread owner;
 
-    PollingRunner(Nic nic, Port port, int maxSge, int maxInline) {
-        super(nic, maxSge, maxInline);
+    PollingRunner(Nic nic, Port port) {
+        super(nic);
         this.port = port;
         this.owner = Thread.currentThread();
     }
@@ -29,9 +29,9 @@ final class PollingRunner extends DirectRunner {
 
     /** The application may wait for an event next, not poll: what a post or a verb sent leaves now. */
     @Override
-    public void publish(long claim) {
+    public void ring(Doorbells.Bell bell) {
         try {
-            super.publish(claim);
+            super.ring(bell);
         } finally {
             port.flush();
         }

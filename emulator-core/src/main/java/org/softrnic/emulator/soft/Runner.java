@@ -17,13 +17,8 @@ interface Runner extends AutoCloseable {
         });
     }
 
-    /** Claims a slot for one posted request (waiting while the loop catches up); fill it, then {@link #publish}. */
-    long claim();
-
-    PostSlot slot(long claim);
-
-    /** Hands the filled slot to the model. The virtual runner posts at once and throws what the model throws. */
-    void publish(long claim);
+    /** Rings a queue's doorbell after a post published its WQE: the device answers it (at once, unless it runs on a loop). */
+    void ring(Doorbells.Bell bell);
 
     /**
      * A poll found nothing: a runner that the caller's thread drives moves the device (the virtual one runs

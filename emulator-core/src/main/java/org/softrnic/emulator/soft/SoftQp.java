@@ -1,7 +1,6 @@
 package org.softrnic.emulator.soft;
 
 import org.softrnic.nic.Nic;
-import org.softrnic.nic.qp.InlineData;
 import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.MemoryWindow;
@@ -11,27 +10,27 @@ import org.softrnic.verbs.QpState;
 import org.softrnic.verbs.QpType;
 import org.softrnic.verbs.QueuePair;
 import org.softrnic.verbs.RecvWr;
-import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.VerbsException;
 
 /**
- * A QP. A post is checked, translated and given its queue room on the posting thread, inline data
- * included, and then travels to the device's loop in a preallocated slot: so ibv_post_send's errors come
- * back at once, and the hot path takes no lock and allocates nothing.
+ * A QP. A post is checked and written once, on the posting thread, into the QP's own next WQE (inline data
+ * included), published, and the doorbell rung, as rdma-core's providers do: so ibv_post_send's errors come back at
+ * once, and the hot path allocates nothing. One poster at a time per queue, as those providers lock theirs.
  */
 final class SoftQp extends SoftResource implements QueuePair {
     private final SoftPd pd;
     final org.softrnic.nic.qp.QueuePair qp;
-    private final QueueRoom sendRoom;
-    private final QueueRoom recvRoom;
+    /** The doorbell of both queues, and the posters' locks. */
+    private final Doorbells.Bell bell;
+    private final Object sendLock = new Object();
+    private final Object recvLock = new Object();
 
     private SoftQp(SoftPd pd, org.softrnic.nic.qp.QueuePair qp, SoftResource[] uses) {
         super(pd.device, uses);
         this.pd = pd;
         this.qp = qp;
-        this.sendRoom = new QueueRoom(qp.sq(), "ibv_post_send", "the send queue of ", this);
-        this.recvRoom = qp.rq() == null ? null : new QueueRoom(qp.rq(), "ibv_post_recv", "the receive queue of ", this);
+        this.bell = new Doorbells.Bell(qp, null);
     }
 
     /** Called under the device lock. */
@@ -102,63 +101,55 @@ final class SoftQp extends SoftResource implements QueuePair {
     @Override
     public void postSend(SendWr wr) {
         checkOpen("ibv_post_send");
-        Runner runner = device.runner;
-        long c = runner.claim();
-        PostSlot s = runner.slot(c);
-        try {
-            Requests.copy(wr, s.send, device);
-            accept(s);
-        } catch (RuntimeException | Error e) {
-            s.cancel(runner, c); // a claim is always published, or the loop would wait on it for ever
-            throw e;
-        }
-        runner.publish(c);
+        Requests.check(wr, device);
+        boolean bind = wr.opcode == org.softrnic.verbs.SendOpcode.BIND_MW;
+        var window = bind && wr.bindMw != null ? ((SoftMw) wr.bindMw).mw : null;
+        var region = bind && wr.bindMr != null ? ((SoftMr) wr.bindMr).mr : null;
+        send(wr, false, window, region);
     }
 
     @Override
     public void bindMw(MemoryWindow mw, long wrId, MemoryRegion mr, long addr, long length, int access) {
         checkOpen("ibv_bind_mw");
-        var window = Requests.mw(mw, device).mw; // before the claim: a refusal here must not leave one unpublished
+        var window = Requests.mw(mw, device).mw;
         var region = Requests.mr(mr, device).mr;
-        Runner runner = device.runner;
-        long c = runner.claim();
-        PostSlot s = runner.slot(c);
+        SendWr wr = new SendWr(1); // ibv_bind_mw is not a hot verb
         int before = window.postedRkey();
+        Nic.bindMwRequest(wr, window, wrId, addr, length, access);
+        wr.bindMw = mw;
+        wr.bindMr = mr;
         try {
-            Nic.bindMwRequest(s.send, window, wrId, addr, length, access);
-            s.send.bindMw = mw;
-            s.send.bindMr = mr;
-            s.bindWindow = window;
-            s.bindRegion = region;
-            accept(s);
+            send(wr, true, window, region);
         } catch (RuntimeException | Error e) {
-            window.cancelBind(s.send.bindRkey, before); // a refused bind leaves the window's rkey as it was
-            s.cancel(runner, c); // a claim is always published, or the loop would wait on it for ever
+            window.cancelBind(wr.bindRkey, before); // a refused bind leaves the window's rkey as it was
             throw e;
         }
-        runner.publish(c);
     }
 
-    /** ibv_post_send's checks, the queue room, and inline data, for the request already in {@code s}. */
-    private void accept(PostSlot s) {
-        device.nic.checkSend(qp, s.send, s.bindWindow != null);
-        if (s.send.opcode == org.softrnic.verbs.SendOpcode.REG_MR) SoftPd.checkReachable("ibv_post_send", s.send.regSegment);
-        boolean inline = (s.send.sendFlags & SendFlags.INLINE) != 0;
-        if (inline) {
-            String bad = InlineData.copy(s.send, qp.pd(), device::region, s.inline);
-            if (bad != null) throw new VerbsException("ibv_post_send", Errno.EINVAL, bad);
+    /** Writes the request into the send queue's next WQE, publishes it and rings the doorbell. */
+    private void send(SendWr wr, boolean typeOneBind, org.softrnic.nic.mem.MemoryWindow window, org.softrnic.nic.mem.MemoryRegion region) {
+        Nic nic = device.nic;
+        synchronized (sendLock) {
+            if (nic.writeSend(qp, wr, typeOneBind, window, region, device::region) == null) {
+                device.runner.run(qp.sq()::grow); // every slot in use holds a request: the device makes more
+                nic.writeSend(qp, wr, typeOneBind, window, region, device::region);
+            }
+            qp.sq().publish();
         }
-        sendRoom.take();
-        s.kind = PostSlot.Kind.SEND;
-        s.qp = qp;
-        s.room = sendRoom;
-        s.hasInline = inline;
+        device.runner.ring(bell);
     }
 
     @Override
     public void postRecv(RecvWr wr) {
         checkOpen("ibv_post_recv");
-        device.nic.checkRecv(qp, wr);
-        PostSlot.postRecv(device.runner, wr, recvRoom, qp, null);
+        Nic nic = device.nic;
+        synchronized (recvLock) {
+            if (nic.writeRecv(qp, null, wr) == null) {
+                device.runner.run(qp.rq()::grow);
+                nic.writeRecv(qp, null, wr);
+            }
+            qp.rq().publish();
+        }
+        device.runner.ring(bell);
     }
 }

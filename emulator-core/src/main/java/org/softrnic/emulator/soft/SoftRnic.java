@@ -40,7 +40,6 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     final Map<Object, Object> apiOf = new IdentityHashMap<>();
     /** lkey to region, read by posting threads without a lock (regions keep their lkey: REG_MR is refused here). */
     private final RegionTable regions = new RegionTable();
-    private final int maxInline;
     private volatile boolean closed;
     /** On the virtual fabric, what its fault model did to this device's packets (a port counts its own). */
     private org.softrnic.nic.sim.LinkCounts linkCounts;
@@ -51,7 +50,6 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         this.runner = runner;
         this.port = port;
         this.onClose = onClose;
-        this.maxInline = nic.queryDevice().maxInlineData();
         if (config.trace() != null) {
             trace = new org.softrnic.emulator.fabric.PacketTrace(java.nio.file.Path.of(config.trace()));
             runner.run(() -> nic.tap(trace.tap(), port != null && port.tapSent(trace.tap()) ? null : trace.tap()));
@@ -71,10 +69,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         Nic nic = new Nic(nc, System::nanoTime, port, port.arena());
         nic.txWindow(port.txWindow());
         nic.linkIpMtu(port.ipMtu());
-        int maxSge = nc.attributes().maxSge();
-        int maxInline = nc.attributes().maxInlineData();
-        Runner runner = config.inline() ? new PollingRunner(nic, port, maxSge, maxInline)
-                : new LoopRunner(config.name(), nic, port, maxSge, maxInline);
+        Runner runner = config.inline() ? new PollingRunner(nic, port) : new LoopRunner(config.name(), nic, port);
         try {
             return new SoftRnic(config, nic, runner, port, onClose);
         } catch (RuntimeException e) {
@@ -85,7 +80,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
 
     /** A device on the virtual-time fabric: verbs run on the caller's thread. */
     static SoftRnic virtual(SoftRnicConfig config, SimFabric fabric, FabricThread thread, Nic nic) {
-        VirtualRunner runner = new VirtualRunner(nic, fabric, thread, nic.queryDevice().maxSge(), nic.queryDevice().maxInlineData());
+        VirtualRunner runner = new VirtualRunner(nic, fabric, thread);
         SoftRnic device = new SoftRnic(config, nic, runner, null, () -> { });
         device.linkCounts = fabric.linkCounts(nic);
         runner.startChecking();
@@ -299,10 +294,6 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
             destroy.run();
             apiOf.remove(model);
         });
-    }
-
-    int maxInline() {
-        return maxInline;
     }
 
     MemoryRegion region(int lkey) {

@@ -8,13 +8,13 @@ import org.softrnic.verbs.VerbsException;
 final class SoftSrq extends SoftResource implements SharedReceiveQueue {
     private final SoftPd pd;
     final org.softrnic.nic.qp.SharedReceiveQueue srq;
-    private final QueueRoom room;
+    private final Doorbells.Bell bell;
 
     private SoftSrq(SoftPd pd, org.softrnic.nic.qp.SharedReceiveQueue srq) {
         super(pd.device, pd);
         this.pd = pd;
         this.srq = srq;
-        this.room = new QueueRoom(srq.ring(), "ibv_post_srq_recv", "", this);
+        this.bell = new Doorbells.Bell(null, srq);
     }
 
     /** Called under the device lock. */
@@ -46,10 +46,15 @@ final class SoftSrq extends SoftResource implements SharedReceiveQueue {
     @Override
     public void postRecv(RecvWr wr) {
         checkOpen("ibv_post_srq_recv");
-        if (wr.numSge < 0 || wr.numSge > srq.maxSge()) {
-            throw new VerbsException("ibv_post_srq_recv", Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_sge " + srq.maxSge());
+        var nic = device.nic;
+        synchronized (bell) { // one poster at a time
+            if (nic.writeRecv(null, srq, wr) == null) {
+                device.runner.run(srq.ring()::grow);
+                nic.writeRecv(null, srq, wr);
+            }
+            srq.ring().publish();
         }
-        PostSlot.postRecv(device.runner, wr, room, null, srq);
+        device.runner.ring(bell);
     }
 
     @Override

@@ -14,8 +14,8 @@ final class VirtualRunner extends DirectRunner {
     /** Off while the device is made, which may be on a thread other than the one that will use it. */
     private boolean checking;
 
-    VirtualRunner(Nic nic, SimFabric fabric, FabricThread thread, int maxSge, int maxInline) {
-        super(nic, maxSge, maxInline);
+    VirtualRunner(Nic nic, SimFabric fabric, FabricThread thread) {
+        super(nic);
         this.fabric = fabric;
         this.thread = thread;
     }

@@ -55,7 +55,7 @@ class FailingPortTest {
             wr.rkey = 0x1234;
             nic.postSend(qp, wr);
 
-            PollingRunner runner = new PollingRunner(nic, port, 1, 0);
+            PollingRunner runner = new PollingRunner(nic, port);
             WorkCompletion[] wc = {new WorkCompletion()};
             long end = System.nanoTime() + 10_000_000_000L;
             while (cq.poll(wc) == 0) {

@@ -48,21 +48,16 @@ public final class QueuePair implements Ring.Watcher<SendWqe> {
         sq.watch(this);
     }
 
-    /** The send queue's ends as its ring last told: a post and an ACK read them from here, beside the ring. */
+    /** The send queue's oldest WQE as its ring last told: an ACK reads it from here, beside the ring. */
     private SendWqe sqHead;
-    private SendWqe sqTail;
 
-    /** The send queue's oldest WQE ({@link Ring#head}), or null when it is empty. */
+    /** The send queue's oldest live WQE ({@link Ring#head}), or null when none is live. */
     public SendWqe sqHead() { return sqHead; }
 
-    /** The WQE the next post to the send queue fills ({@link Ring#peekTail}), or null when the ring has yet to make it (or is full). */
-    public SendWqe sqTail() { return sqTail; }
-
-    /** The send queue's ring moved its ends; only the ring calls this. */
+    /** The send queue's ring moved its head; only the ring calls this. */
     @Override
-    public void endsMoved(SendWqe head, SendWqe tail) {
+    public void headMoved(SendWqe head) {
         sqHead = head;
-        sqTail = tail;
     }
 
     public int qpn() { return qpn; }

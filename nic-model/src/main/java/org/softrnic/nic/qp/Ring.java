@@ -5,142 +5,204 @@ import java.lang.invoke.VarHandle;
 import java.util.function.IntFunction;
 
 /**
- * A fixed ring of reusable slots: producers fill {@link #tail()} then {@link #push()}, consumers pop the head.
- * A slot's object is made the first time the ring reaches it. The ring's first {@link #INITIAL_SLOTS} slots are
- * fields of the ring itself; the rest, an array made when the ring first holds more, doubles up to the capacity:
- * a queue that keeps a few requests outstanding reads its slots with the ring, not from an array one load further
- * (with 10 000 QPs, another miss a message), and holds a few WQEs, not max_send_wr of them. A busy ring allocates
- * nothing once every slot it uses exists.
+ * A work queue as a provider and its device share it: one producer at a time (a posting thread, which the
+ * provider serialises per queue as rdma-core's providers lock theirs) fills the WQE {@link #claim} returns and
+ * {@link #publish}es it; the device {@link #accept}s what was published when it answers the doorbell, and from
+ * then on the entry is live: {@link #head}, {@link #get}, {@link #pop}. Positions only grow; a slot is a position
+ * less the {@code base}, modulo the slots in use, and an emptied ring starts over at slot 0, so a queue that keeps k
+ * requests outstanding touches k slots.
+ *
+ * <p>A slot's object is made the first time the ring reaches it. The first {@link #INITIAL_SLOTS} slots are fields
+ * of the ring itself; the rest, an array made when the ring first holds more, doubles up to the capacity (rounded up
+ * to a power of two). Growing moves entries, so only the device's thread grows a ring, while its producer waits
+ * ({@link #claim} returns null to say it must). A busy ring allocates nothing once every slot it uses exists.
  */
 public final class Ring<T> {
     /** Slots a ring starts with, fields of its own. */
     static final int INITIAL_SLOTS = 4;
-    private final int capacity;
-    private final IntFunction<T> factory;
-    /** Slots 0 to 3, and 4 on in {@link #more}. */
-    private Object s0, s1, s2, s3;
-    private Object[] more;
-    private static final Object[] NONE = {};
-    /** The slots in use: at most {@link #INITIAL_SLOTS} plus the array's length, up to the capacity. */
-    private int length;
-    private int head;
-    private int count;
-    /** Told of the ends after every change, or null. */
-    private Watcher<T> watcher;
-    /** Entries popped or cleared so far, published for a provider that posts from other threads. */
-    private long retired;
-    private static final VarHandle RETIRED;
+    private static final VarHandle PRODUCED;
+    private static final VarHandle HEAD;
 
     static {
         try {
-            RETIRED = MethodHandles.lookup().findVarHandle(Ring.class, "retired", long.class);
+            PRODUCED = MethodHandles.lookup().findVarHandle(Ring.class, "produced", long.class);
+            HEAD = MethodHandles.lookup().findVarHandle(Ring.class, "head", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /**
-     * Keeps a copy of the ring's two ends where its owner reads them: a send queue's QP, so that a post reaches the
-     * slot it fills, and an ACK the oldest WQE, in one load from the QP, not two.
-     */
+    private final int capacity;
+    private final int maxSlots;
+    private final IntFunction<T> factory;
+    /** Slots 0 to 3, and 4 on in {@link #more}. */
+    private Object s0, s1, s2, s3;
+    private Object[] more;
+    private static final Object[] NONE = {};
+    /** The slots in use less one: a power of two less one. */
+    private int mask;
+    /** Positions published by the producer (through PRODUCED). */
+    @SuppressWarnings("unused")
+    private long produced;
+    /** The position slot 0 holds; the producer moves it when the ring is empty, the device when it grows. */
+    private long base;
+    /** The device's oldest live position: every one before it is retired (through HEAD). */
+    @SuppressWarnings("unused")
+    private long head;
+    /** Live entries: accepted by the device and not yet popped. Device only. */
+    private int count;
+    /** Told of the head after every change, or null. */
+    private Watcher<T> watcher;
+
+    /** Keeps a copy of the oldest live entry where its owner reads it: an ACK reaches the WQE in one load from the QP. */
     public interface Watcher<T> {
-        /**
-         * The ends moved: {@code head} is {@link #head} (null when empty), {@code tail} the slot the next
-         * {@link #tail} returns, or null when the ring has not made it (or is full).
-         */
-        void endsMoved(T head, T tail);
+        /** The oldest live entry ({@link #head}) is now {@code head}, null when none is live. */
+        void headMoved(T head);
     }
 
     public Ring(int capacity, IntFunction<T> factory) {
         this.capacity = Math.max(1, capacity);
+        this.maxSlots = Integer.highestOneBit(Math.max(1, this.capacity - 1)) << (this.capacity == 1 ? 0 : 1);
         this.factory = factory;
         this.more = NONE;
-        this.length = Math.min(this.capacity, INITIAL_SLOTS);
+        this.mask = Math.min(maxSlots, INITIAL_SLOTS) - 1;
     }
 
-    /** Tells {@code w} of the ends now and after every change. */
+    /** Tells {@code w} of the head now and after every change. */
     public void watch(Watcher<T> w) {
         watcher = w;
         moved();
     }
 
     private void moved() {
-        if (watcher != null) watcher.endsMoved(head(), peekTail());
+        if (watcher != null) watcher.headMoved(head());
     }
 
     public int capacity() { return capacity; }
-    public int size() { return count; }
-    public boolean isEmpty() { return count == 0; }
-    public boolean isFull() { return count == capacity; }
 
-    /** The free slot the next push makes live; only valid when not full. */
+    // ---- the producer's side
+
+    /** True when every place is taken by a request the device has not retired yet. */
+    public boolean full() {
+        return produced() - retired() >= capacity;
+    }
+
+    /**
+     * The WQE the next {@link #publish} posts (the ring makes it the first time), or null when every slot in use
+     * holds a request and the ring must {@link #grow} first. Only valid when not {@link #full}.
+     */
     @SuppressWarnings("unchecked")
-    public T tail() {
-        if (count == length && count < capacity) grow();
-        int i = index(count);
+    public T claim() {
+        long p = (long) PRODUCED.getOpaque(this);
+        long r = retired();
+        if (p == r) base = p; // empty: start over at slot 0 (the device reads no slot until the next publish)
+        if (p - r > mask) return null;
+        int i = (int) (p - base) & mask;
         Object slot = slot(i);
         if (slot == null) {
             slot = factory.apply(i);
             slot(i, slot);
-            moved();
         }
         return (T) slot;
     }
 
-    /** The slot {@link #tail} would return, or null if the ring has not made it yet; makes nothing. */
-    @SuppressWarnings("unchecked")
-    public T peekTail() {
-        return count == length ? null : (T) slot(index(count));
+    /** Posts the WQE {@link #claim} returned: the device sees it, and all written into it, at its next accept. */
+    public void publish() {
+        PRODUCED.setVolatile(this, (long) PRODUCED.getOpaque(this) + 1);
     }
 
-    /** Makes the slot {@link #tail} returned live. */
-    public void push() {
-        if (isFull()) throw new IllegalStateException("ring full");
-        if (count == length) throw new IllegalStateException("push without tail");
-        count++;
+    /** Requests published so far. */
+    public long produced() {
+        return (long) PRODUCED.getVolatile(this);
+    }
+
+    /** How many entries have left the ring since it was made (read by producers for the free room). */
+    public long retired() {
+        return (long) HEAD.getAcquire(this);
+    }
+
+    // ---- the device's side
+
+    /** Makes every published request live; returns how many became so. */
+    public int accept() {
+        int n = (int) (produced() - head - count);
+        if (n > 0) {
+            count += n;
+            moved();
+        }
+        return n;
+    }
+
+    /** Published requests the device has not accepted yet. */
+    public int pending() {
+        return (int) (produced() - head - count);
+    }
+
+    /**
+     * Twice the slots, up to the capacity, with the entries from the head moved to the front in order. The
+     * device's thread only, while the producer waits (or is the same thread).
+     */
+    public void grow() {
+        int length = mask + 1;
+        if (length >= maxSlots) return;
+        Object[] all = new Object[length];
+        for (int i = 0; i < length; i++) all[i] = slot((int) (head - base + i) & mask); // from the head, in order
+        int grown = Math.min(maxSlots, length * 2);
+        more = new Object[Math.max(0, grown - INITIAL_SLOTS)];
+        mask = grown - 1;
+        base = head;
+        for (int i = 0; i < length; i++) slot(i, all[i]);
         moved();
     }
 
+    public int size() { return count; }
+    public boolean isEmpty() { return count == 0; }
+    public boolean isFull() { return count == capacity; }
+
     @SuppressWarnings("unchecked")
     public T head() {
-        return count == 0 ? null : (T) slot(head);
+        return count == 0 ? null : (T) slot((int) (head - base) & mask);
     }
 
     /** The i-th live entry counted from the head. */
     @SuppressWarnings("unchecked")
     public T get(int i) {
         if (i < 0 || i >= count) throw new IndexOutOfBoundsException(i);
-        return (T) slot(index(i));
+        return (T) slot((int) (head + i - base) & mask);
     }
 
-    /**
-     * How many entries have left the ring since it was made. Safe to read from any thread: a provider that
-     * accepts posts on application threads counts what it posted against this to know the free room.
-     */
-    public long retired() {
-        return (long) RETIRED.getAcquire(this);
-    }
-
+    /** Retires the head: its slot may be filled again at once, so read it before. */
     public void pop() {
         if (count == 0) throw new IllegalStateException("ring empty");
-        RETIRED.setRelease(this, retired + 1);
-        head = index(1);
-        // An emptied ring starts over at slot 0, so a QP that keeps k requests outstanding touches k slots.
-        if (--count == 0) head = 0;
+        HEAD.setRelease(this, head + 1);
+        count--;
         moved();
     }
 
+    /** Drops every entry, live or published (a QP's reset). */
     public void clear() {
-        RETIRED.setRelease(this, retired + count);
-        head = 0;
+        HEAD.setRelease(this, produced());
         count = 0;
         moved();
     }
 
-    /** The slot of the i-th entry from the head (i at most the slots in use): a compare, not a division. */
-    private int index(int i) {
-        int j = head + i;
-        return j >= length ? j - length : j;
+    // ---- on one thread: the model's own posts
+
+    /** The WQE the next {@link #push} makes live, growing the ring when it must; only valid when not {@link #full}. */
+    public T tail() {
+        T t = claim();
+        if (t == null) {
+            grow();
+            t = claim();
+        }
+        return t;
+    }
+
+    /** Publishes and accepts the WQE {@link #tail} returned. */
+    public void push() {
+        if (full()) throw new IllegalStateException("ring full");
+        publish();
+        accept();
     }
 
     private Object slot(int i) {
@@ -161,19 +223,5 @@ public final class Ring<T> {
             case 3 -> s3 = o;
             default -> more[i - INITIAL_SLOTS] = o;
         }
-    }
-
-    /**
-     * Twice the slots, up to the capacity, when every slot in use is live (so made); the entries move to the front
-     * in order, from the head.
-     */
-    private void grow() {
-        Object[] all = new Object[length];
-        for (int i = 0; i < length; i++) all[i] = slot(index(i)); // the live entries first, from the head
-        length = Math.min(capacity, length * 2);
-        more = new Object[length - INITIAL_SLOTS];
-        for (int i = 0; i < all.length; i++) slot(i, all[i]);
-        head = 0;
-        moved();
     }
 }

@@ -20,11 +20,13 @@ final class RecvWqes {
         QueuePair qp = ctx.qp;
         SharedReceiveQueue srq = qp.srq();
         if (srq == null) {
+            if (qp.rq().isEmpty()) qp.rq().accept(); // posted since the device last answered the doorbell
             RecvWqe w = qp.rq().head();
             ctx.resp.wqe = w;
             ctx.resp.wqeFromSrq = false;
             return w;
         }
+        if (srq.ring().isEmpty()) srq.ring().accept();
         RecvWqe head = srq.ring().head();
         if (head == null) return null;
         if (ctx.resp.srqCopy == null || ctx.resp.srqCopy.maxSge() < srq.maxSge()) ctx.resp.srqCopy = new RecvWqe(srq.maxSge());

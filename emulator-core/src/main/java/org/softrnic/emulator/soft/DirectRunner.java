@@ -1,18 +1,21 @@
 package org.softrnic.emulator.soft;
 
 import java.util.function.Supplier;
-import org.softrnic.nic.Nic;
 
 /**
  * A runner without a thread of its own: verbs run on the caller's thread and a doorbell is answered at once.
  * Subclasses say how a poll that finds nothing moves the device, and which threads may call.
  */
 abstract class DirectRunner implements Runner {
-    final Nic nic;
-    private final Doorbells doorbells = new Doorbells();
+    final DeviceAgent agent;
 
-    DirectRunner(Nic nic) {
-        this.nic = nic;
+    DirectRunner(DeviceAgent agent) {
+        this.agent = agent;
+    }
+
+    @Override
+    public DeviceAgent agent() {
+        return agent;
     }
 
     /** Throws when the calling thread may not use the device; by default any may. */
@@ -28,8 +31,8 @@ abstract class DirectRunner implements Runner {
     @Override
     public void ring(Doorbells.Bell bell) {
         checkThread();
-        doorbells.ring(bell);
-        doorbells.answer(nic, (qp, n) -> { }); // on this thread a destroyed QP takes no post: checkOpen refused it
+        agent.ring(bell);
+        agent.answerDoorbells();
     }
 
     @Override

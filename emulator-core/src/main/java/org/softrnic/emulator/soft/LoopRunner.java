@@ -6,7 +6,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.softrnic.emulator.fabric.Port;
-import org.softrnic.nic.Nic;
 
 /**
  * A device's event loop: one platform thread owns the model. Posts ring their queue's doorbell, control verbs
@@ -16,24 +15,19 @@ import org.softrnic.nic.Nic;
  */
 final class LoopRunner implements Runner {
     private static final long SPIN_NANOS = Long.getLong("softrnic.spin_ns", 50_000L);
-    private static final int BUDGET = 64;
     private static final long MAX_SLEEP_NANOS = 100_000_000L;
 
-    private final Nic nic;
+    private final DeviceAgent agent;
     private final Port port;
-    private final Doorbells doorbells = new Doorbells();
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private final BooleanSupplier idle;
     private volatile boolean stopping;
-    private volatile long refused;
-    private volatile long failures;
-    private volatile Throwable lastFailure;
 
-    LoopRunner(String name, Nic nic, Port port) {
-        this.nic = nic;
-        this.port = port;
-        this.idle = () -> tasks.isEmpty() && doorbells.isEmpty() && !stopping;
+    LoopRunner(String name, DeviceAgent agent) {
+        this.agent = agent;
+        this.port = agent.port;
+        this.idle = () -> tasks.isEmpty() && agent.doorbellsQuiet() && !stopping;
         this.thread = Thread.ofPlatform().name("softrnic-" + name).daemon(true).unstarted(this::loop);
         thread.start();
     }
@@ -43,9 +37,9 @@ final class LoopRunner implements Runner {
         long idleSince = 0;
         while (!stopping) {
             try {
-                int work = runTasks() + answerDoorbells() + PortStep.run(nic, port, BUDGET, this::failed);
                 long now = System.nanoTime();
-                long deadline = nic.nextDeadline();
+                int work = runTasks() + agent.doWork(now);
+                long deadline = agent.nic.nextDeadline();
                 if (work > 0) {
                     idleSince = 0;
                 } else if (idleSince == 0) {
@@ -57,16 +51,10 @@ final class LoopRunner implements Runner {
                 }
             } catch (RuntimeException | Error e) {
                 // a bug must not take the device down silently, nor stop it
-                failed(e);
+                agent.failed(e);
             }
         }
         failPending();
-    }
-
-    private void failed(Throwable e) {
-        failures++;
-        lastFailure = e;
-        nic.diagnostics().fault(nic.clock().nanoTime(), "the device's loop failed (loop_failures counts it): " + e);
     }
 
     /**
@@ -76,21 +64,10 @@ final class LoopRunner implements Runner {
     private int runTasks() {
         int n = 0;
         for (Runnable t; (t = tasks.poll()) != null; n++) {
-            answerDoorbells();
+            agent.answerDoorbells();
             t.run();
         }
         return n;
-    }
-
-    private int answerDoorbells() {
-        return doorbells.answer(nic, this::droppedAfterDestroy);
-    }
-
-    /** Requests published to a QP its destroy overtook: the post returned, so where a test's failure shows it, say why. */
-    private void droppedAfterDestroy(org.softrnic.nic.qp.QueuePair qp, int requests) {
-        refused += requests;
-        nic.diagnostics().fault(nic.clock().nanoTime(), requests + " request(s) posted to QP 0x" + Integer.toHexString(qp.qpn())
-                + " reached the device after ibv_destroy_qp, so no completion will come for them");
     }
 
     private void failPending() {
@@ -126,7 +103,7 @@ final class LoopRunner implements Runner {
 
     @Override
     public void ring(Doorbells.Bell bell) {
-        if (doorbells.ring(bell)) port.wakeup();
+        if (agent.ring(bell)) port.wakeup();
     }
 
     @Override
@@ -140,23 +117,14 @@ final class LoopRunner implements Runner {
         return false;
     }
 
-    /** Requests whose post returned but which the device never took (their QP was destroyed first). */
-    long refused() {
-        return refused;
-    }
-
     @Override
-    public long failures() {
-        return failures;
-    }
-
-    Throwable lastFailure() {
-        return lastFailure;
+    public DeviceAgent agent() {
+        return agent;
     }
 
     @Override
     public String toString() {
-        return thread.getName() + " " + thread.getState() + (lastFailure == null ? "" : " last failure: " + lastFailure);
+        return thread.getName() + " " + thread.getState() + (agent.lastFailure() == null ? "" : " last failure: " + agent.lastFailure());
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.softrnic.emulator.soft;
 
 import org.softrnic.emulator.fabric.Port;
-import org.softrnic.nic.Nic;
 
 /**
  * Run to completion ({@code progress: inline}): no thread of the device's own; the one application thread
@@ -9,13 +8,12 @@ import org.softrnic.nic.Nic;
  * Another thread's call is refused, since nothing else guards the model.
  */
 final class PollingRunner extends DirectRunner {
-    private static final int BUDGET = 64;
     private final Port port;
     private final Thread owner;
 
-    PollingRunner(Nic nic, Port port) {
-        super(nic);
-        this.port = port;
+    PollingRunner(DeviceAgent agent) {
+        super(agent);
+        this.port = agent.port;
         this.owner = Thread.currentThread();
     }
 
@@ -49,27 +47,11 @@ final class PollingRunner extends DirectRunner {
     @Override
     public boolean idle() {
         checkThread();
-        int n = 0;
         try {
-            n = PortStep.run(nic, port, BUDGET, this::failed);
+            return agent.doWork(System.nanoTime()) > 0;
         } catch (RuntimeException e) {
-            failed(e);
+            agent.failed(e); // as on a loop: counted, not thrown at the application's poll
+            return false;
         }
-        return n > 0;
-    }
-
-    /** As on a loop: a fault in the device or its port is counted, not thrown at the application's poll. */
-    private void failed(RuntimeException e) {
-        failures++;
-        lastFailure = e;
-        nic.diagnostics().fault(nic.clock().nanoTime(), "the device's progress failed (loop_failures counts it): " + e);
-    }
-
-    private volatile long failures;
-    private volatile Throwable lastFailure;
-
-    @Override
-    public long failures() {
-        return failures;
     }
 }

@@ -3,8 +3,9 @@ package org.softrnic.emulator.soft;
 import java.util.function.Supplier;
 
 /**
- * How verbs reach a device's model, which only ever runs on one thread: on the device's own event loop
- * ({@link LoopRunner}), or on the caller's thread under the virtual-time fabric ({@link VirtualRunner}).
+ * How a device's {@link DeviceAgent} runs, and how verbs reach its model, which only ever runs on one thread: on
+ * the device's own thread ({@link LoopRunner}), on the application's as its polls find nothing
+ * ({@link PollingRunner}), or stepped by the virtual-time fabric on the caller's ({@link VirtualRunner}).
  */
 interface Runner extends AutoCloseable {
     /** Runs a control verb on the model's thread and returns its result; its exception is thrown here. */
@@ -34,10 +35,8 @@ interface Runner extends AutoCloseable {
     /** True when the caller's thread drives the device, so waits poll instead of blocking. */
     boolean drivesProgress();
 
-    /** Unexpected exceptions the device caught and survived (a bug if ever non-zero). */
-    default long failures() {
-        return 0;
-    }
+    /** The device's duty cycle this runner runs. */
+    DeviceAgent agent();
 
     /** True under virtual time, where a wait that finds nothing after {@link #idle} would wait forever. */
     default boolean virtual() {

@@ -69,7 +69,8 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         Nic nic = new Nic(nc, System::nanoTime, port, port.arena());
         nic.txWindow(port.txWindow());
         nic.linkIpMtu(port.ipMtu());
-        Runner runner = config.inline() ? new PollingRunner(nic, port) : new LoopRunner(config.name(), nic, port);
+        DeviceAgent agent = new DeviceAgent(nic, port);
+        Runner runner = config.inline() ? new PollingRunner(agent) : new LoopRunner(config.name(), agent);
         try {
             return new SoftRnic(config, nic, runner, port, onClose);
         } catch (RuntimeException e) {
@@ -80,7 +81,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
 
     /** A device on the virtual-time fabric: verbs run on the caller's thread. */
     static SoftRnic virtual(SoftRnicConfig config, SimFabric fabric, FabricThread thread, Nic nic) {
-        VirtualRunner runner = new VirtualRunner(nic, fabric, thread);
+        VirtualRunner runner = new VirtualRunner(new DeviceAgent(nic, null), fabric, thread);
         SoftRnic device = new SoftRnic(config, nic, runner, null, () -> { });
         device.linkCounts = fabric.linkCounts(nic);
         runner.startChecking();
@@ -231,8 +232,8 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         Map<String, Long> m = new java.util.LinkedHashMap<>(nic.counters().snapshot());
         if (port != null) port.putLinkCounts(m);
         else if (linkCounts != null) linkCounts.putInto(m);
-        m.put("post_refused", runner instanceof LoopRunner l ? l.refused() : 0L);
-        m.put("loop_failures", runner.failures());
+        m.put("post_refused", runner.agent().refused());
+        m.put("loop_failures", runner.agent().failures());
         return m;
     }
 

@@ -1,6 +1,5 @@
 package org.softrnic.emulator.soft;
 
-import org.softrnic.nic.Nic;
 import org.softrnic.nic.sim.SimFabric;
 
 /**
@@ -14,8 +13,8 @@ final class VirtualRunner extends DirectRunner {
     /** Off while the device is made, which may be on a thread other than the one that will use it. */
     private boolean checking;
 
-    VirtualRunner(Nic nic, SimFabric fabric, FabricThread thread) {
-        super(nic);
+    VirtualRunner(DeviceAgent agent, SimFabric fabric, FabricThread thread) {
+        super(agent);
         this.fabric = fabric;
         this.thread = thread;
     }
@@ -27,7 +26,7 @@ final class VirtualRunner extends DirectRunner {
 
     @Override
     void checkThread() {
-        if (checking) thread.check(nic);
+        if (checking) thread.check(agent.nic);
     }
 
     @Override

@@ -55,7 +55,7 @@ class FailingPortTest {
             wr.rkey = 0x1234;
             nic.postSend(qp, wr);
 
-            PollingRunner runner = new PollingRunner(nic, port);
+            PollingRunner runner = new PollingRunner(new DeviceAgent(nic, port));
             WorkCompletion[] wc = {new WorkCompletion()};
             long end = System.nanoTime() + 10_000_000_000L;
             while (cq.poll(wc) == 0) {
@@ -63,7 +63,7 @@ class FailingPortTest {
                 runner.idle();
             }
             assertEquals(WcStatus.RETRY_EXC_ERR, wc[0].status, wc[0].toString());
-            assertTrue(runner.failures() > 0, "every failed poll is counted");
+            assertTrue(runner.agent().failures() > 0, "every failed poll is counted");
         }
     }
 

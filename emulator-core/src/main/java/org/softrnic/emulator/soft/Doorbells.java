@@ -61,6 +61,7 @@ final class Doorbells {
      * takes nothing more; what was published to it is counted on {@code dropped}. Returns the bells answered.
      */
     int answer(Nic nic, Dropped dropped) {
+        if (top.get() == null) return 0; // a read, not an exchange, on an idle turn
         int n = 0;
         for (Bell b = top.getAndSet(null); b != null; n++) {
             Bell next = b.next;

@@ -48,7 +48,7 @@ import org.softrnic.wire.PacketBuffer;
  * and hand on (to {@link Posting}, the key table, the engine), grouped as ibv_* groups them; split, a caller
  * would have to know which part holds which verb.
  */
-public final class Nic {
+public final class Nic implements PacketReceiver {
     /** rxe hands out QP numbers from 17 on; 0 and 1 are the special QPs. */
     static final int FIRST_QPN = 0x11;
 
@@ -431,14 +431,18 @@ public final class Nic {
         srq.ring().accept();
     }
 
-    /** The doorbell, on the device's thread: what was published to {@code qp}'s queues goes live and runs. */
-    public void doorbell(QueuePair qp) {
-        posting.doorbell(qp);
+    /**
+     * The doorbell, on the device's thread: what was published to {@code qp}'s queues goes live and runs. Returns
+     * the requests dropped because a reset overtook them (the poster checked the QP's state before it).
+     */
+    public int doorbell(QueuePair qp) {
+        return posting.doorbell(qp);
     }
 
     // ---- packets and time
 
     /** One received IP packet (IPv4 or IPv6 header first). */
+    @Override
     public void receive(PacketBuffer buffer, int offset, int length) {
         if (receiveTap != null) {
             engine.prepareForTap(buffer, offset, length);
@@ -456,6 +460,7 @@ public final class Nic {
      * {@link #BURST}), before they are handed to {@link #receive} one by one: a link that has several
      * packets at hand calls it first, so that their cache misses overlap. It only reads.
      */
+    @Override
     public void warm(PacketBuffer[] buffers, int[] offsets, int[] lengths, int from, int n) {
         engine.warm(buffers, offsets, lengths, from, n);
     }

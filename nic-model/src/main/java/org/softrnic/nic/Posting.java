@@ -90,7 +90,7 @@ final class Posting {
     void send(QueuePair qp, SendWr wr, MemoryWindow window, MemoryRegion region) {
         if (writeSend(qp, wr, window != null, window, region, keys::byLkey, keys) == null) {
             qp.sq().grow();
-            writeSend(qp, wr, window != null, window, region, keys::byLkey, keys);
+            if (writeSend(qp, wr, window != null, window, region, keys::byLkey, keys) == null) throw new IllegalStateException("grown, still no slot");
         }
         qp.sq().publish();
         doorbell(qp);
@@ -100,7 +100,7 @@ final class Posting {
         Ring<RecvWqe> ring = qp != null ? qp.rq() : srq.ring();
         if (writeRecv(qp, srq, wr) == null) {
             ring.grow();
-            writeRecv(qp, srq, wr);
+            if (writeRecv(qp, srq, wr) == null) throw new IllegalStateException("grown, still no slot");
         }
         ring.publish();
         if (qp != null) doorbell(qp);
@@ -109,15 +109,24 @@ final class Posting {
 
     /**
      * The doorbell: what was published becomes live. Sends start (or are flushed at once on a QP in ERR or SQE,
-     * as rxe does); receives are flushed on a QP in ERR, else wait for their messages.
+     * as rxe does); receives are flushed on a QP in ERR, else wait for their messages. Requests that a reset to
+     * RESET overtook (checked before it, published after it) are dropped, as the reset would have refused them:
+     * returns how many.
      */
-    void doorbell(QueuePair qp) {
+    int doorbell(QueuePair qp) {
+        if (qp.state() == QpState.RESET) {
+            int lost = qp.sq().pending() + (qp.rq() == null ? 0 : qp.rq().pending());
+            qp.sq().clear();
+            if (qp.rq() != null) qp.rq().clear();
+            return lost;
+        }
         if (qp.sq().accept() > 0) {
             QpState s = qp.state();
             if (s == QpState.ERR || s == QpState.SQE) engine.flushSends(qp);
             else engine.sendQueued(qp);
         }
         if (qp.rq() != null && qp.rq().accept() > 0) engine.recvQueued(qp);
+        return 0;
     }
 
     /**
@@ -130,12 +139,14 @@ final class Posting {
         w.windowRegion = region;
         w.fastReg = null;
         if (wr.opcode == SendOpcode.BIND_MW && window == null) {
+            if (keys == null) throw error(verb, Errno.EINVAL, "a poster off the device's thread names the window it binds");
             w.window = keys.windowByRkey(wr.bindMw.rkey());
             w.windowRegion = keys.byLkey(wr.bindMr.lkey());
             if (w.window == null) throw error(verb, Errno.EINVAL, String.format("no memory window with rkey 0x%x", wr.bindMw.rkey()));
             if (w.windowRegion == null) throw error(verb, Errno.EINVAL, String.format("no memory region with lkey 0x%x", wr.bindMr.lkey()));
         }
         if (wr.opcode == SendOpcode.REG_MR) {
+            if (keys == null) throw error(verb, Errno.EINVAL, "REG_MR is posted on the device's thread");
             w.fastReg = keys.byLkey(wr.regMr.lkey());
             if (w.fastReg == null || !w.fastReg.isFastReg()) {
                 throw error(verb, Errno.EINVAL, "REG_MR needs a region from allocMr and the memory to map");

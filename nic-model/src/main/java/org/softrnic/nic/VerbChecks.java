@@ -89,8 +89,14 @@ final class VerbChecks {
         if (srq != null && srq.pd() != pd) throw error(verb, Errno.EINVAL, "the SRQ belongs to another PD");
     }
 
+    /** A request whose num_sge names more SGEs than its list holds (the C API cannot say so; Java can). */
+    private static void sgeList(String verb, int numSge, int listed) {
+        if (numSge > listed) throw error(verb, Errno.EINVAL, "num_sge " + numSge + " but the request holds " + listed + " SGEs");
+    }
+
     static long send(QueuePair qp, SendWr wr, boolean typeOneBind) {
         String verb = "ibv_post_send";
+        sgeList(verb, wr.numSge, wr.sgList.length);
         QpState s = qp.state();
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
             throw error(verb, Errno.EINVAL, qp + ": sends need RTS" + (s == QpState.RTR ? " (modify it to RTS too)"
@@ -131,6 +137,7 @@ final class VerbChecks {
 
     static void recv(QueuePair qp, RecvWr wr) {
         String verb = "ibv_post_recv";
+        sgeList(verb, wr.numSge, wr.sgList.length);
         if (qp.srq() != null) throw error(verb, Errno.EINVAL, qp + " receives from an SRQ");
         if (qp.state() == QpState.RESET) {
             throw error(verb, Errno.EINVAL, qp + ": receives need INIT or later (qp.connect, or ibv_modify_qp to INIT)");
@@ -141,6 +148,7 @@ final class VerbChecks {
     }
 
     static void srqRecv(SharedReceiveQueue srq, RecvWr wr) {
+        sgeList("ibv_post_srq_recv", wr.numSge, wr.sgList.length);
         if (wr.numSge < 0 || wr.numSge > srq.maxSge()) {
             throw error("ibv_post_srq_recv", Errno.EINVAL, "num_sge " + wr.numSge + " exceeds max_sge " + srq.maxSge());
         }

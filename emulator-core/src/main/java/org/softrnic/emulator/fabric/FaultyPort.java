@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
 import org.softrnic.nic.LinkProfile;
-import org.softrnic.nic.Nic;
+import org.softrnic.nic.PacketReceiver;
 import org.softrnic.nic.PacketSink;
 import org.softrnic.nic.sim.LinkCounts;
 import org.softrnic.nic.sim.LinkFaults;
@@ -99,7 +99,7 @@ public final class FaultyPort implements Port {
     }
 
     @Override
-    public int poll(Nic nic, int budget) {
+    public int poll(PacketReceiver nic, int budget) {
         release(System.nanoTime());
         return inner.poll(nic, budget);
     }

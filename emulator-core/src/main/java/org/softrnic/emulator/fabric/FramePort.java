@@ -8,7 +8,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import org.softrnic.emulator.link.LinkSpec;
 import org.softrnic.nic.LinkProfile;
-import org.softrnic.nic.Nic;
+import org.softrnic.nic.PacketReceiver;
 import org.softrnic.verbs.Gid;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
@@ -49,7 +49,7 @@ public final class FramePort implements Port {
     private final UnresolvedQueue unresolved;
     private final UnresolvedQueue.Sender sendResolved;
     private final IntConsumer onFrame;
-    private Nic receiving;
+    private PacketReceiver receiving;
     private long dropped;
     private long lost;
     private long framesIn;
@@ -201,13 +201,13 @@ public final class FramePort implements Port {
     // ---- receiving
 
     @Override
-    public int poll(Nic nic, int budget) {
+    public int poll(PacketReceiver nic, int budget) {
         receiving = nic;
         if (!unresolved.isEmpty()) unresolved.expire(System.nanoTime());
         return endpoint.receive(rx.segment, HEADROOM, MAX_FRAME, budget, onFrame);
     }
 
-    private void receive(Nic nic, int length) {
+    private void receive(PacketReceiver nic, int length) {
         MemorySegment s = rx.segment;
         long src = LinkControl.mac(s, HEADROOM + 6);
         int type = Be.u16(s, HEADROOM + 12);

@@ -9,6 +9,7 @@ import java.util.function.BooleanSupplier;
 import org.softrnic.emulator.concurrent.SlotRing;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
+import org.softrnic.nic.PacketReceiver;
 import org.softrnic.nic.PacketSink;
 import org.softrnic.nic.sim.LinkFaults;
 import org.softrnic.verbs.Gid;
@@ -168,7 +169,7 @@ public final class InprocPort implements Port {
     }
 
     @Override
-    public int poll(Nic nic, int budget) {
+    public int poll(PacketReceiver nic, int budget) {
         for (Cell c; (c = inbound.peek()) != null; inbound.release()) {
             c.frame.order = order++;
             held.add(c.frame);
@@ -202,7 +203,7 @@ public final class InprocPort implements Port {
      * Receives the first {@code k} frames of {@link #burst} in order, each given back once; if one fails, the
      * ones not yet received wait in {@link #held} again, in their places.
      */
-    private void receive(Nic nic, int k) {
+    private void receive(PacketReceiver nic, int k) {
         int next = 0;
         try {
             nic.warm(buffers, offsets, lengths, 0, k);

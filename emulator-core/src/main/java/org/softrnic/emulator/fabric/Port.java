@@ -1,7 +1,7 @@
 package org.softrnic.emulator.fabric;
 
 import org.softrnic.nic.LinkProfile;
-import org.softrnic.nic.Nic;
+import org.softrnic.nic.PacketReceiver;
 import org.softrnic.nic.PacketSink;
 
 /**
@@ -11,7 +11,7 @@ import org.softrnic.nic.PacketSink;
  */
 public interface Port extends PacketSink, AutoCloseable {
     /** Hands up to {@code budget} received packets to {@code nic}; returns how many. Loop thread only. */
-    int poll(Nic nic, int budget);
+    int poll(PacketReceiver nic, int budget);
 
     /**
      * Sleeps until a packet may be waiting, {@link #wakeup} is called, or {@code deadline} (System.nanoTime)

@@ -8,7 +8,7 @@ import org.softrnic.emulator.link.DatagramLink;
 import org.softrnic.emulator.link.NativeUdpLink;
 import org.softrnic.emulator.link.UdpLink;
 import org.softrnic.nic.LinkProfile;
-import org.softrnic.nic.Nic;
+import org.softrnic.nic.PacketReceiver;
 import org.softrnic.wire.PacketBuffer;
 
 /**
@@ -121,7 +121,7 @@ public final class UdpPort implements Port {
 
     /** The answers to what came leave before the next receive call: a round trip waits for no empty one. */
     @Override
-    public int poll(Nic nic, int budget) {
+    public int poll(PacketReceiver nic, int budget) {
         int n = 0;
         while (n < budget) {
             int want = budget - n;

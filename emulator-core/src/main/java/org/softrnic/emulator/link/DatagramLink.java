@@ -1,13 +1,13 @@
 package org.softrnic.emulator.link;
 
 import org.softrnic.nic.LinkProfile;
-import org.softrnic.nic.Nic;
+import org.softrnic.nic.PacketReceiver;
 import org.softrnic.nic.PacketSink;
 
 /** RoCEv2 over a kernel UDP socket, whichever way the socket is driven: libc ({@link NativeUdpLink}) or the JDK ({@link UdpLink}). */
 public interface DatagramLink extends PacketSink, AutoCloseable {
     /** Hands up to {@code budget} received packets to {@code nic}, headers rebuilt; returns how many. */
-    int poll(Nic nic, int budget);
+    int poll(PacketReceiver nic, int budget);
 
     /** Sends what was handed over and held back to batch. */
     default void flush() {

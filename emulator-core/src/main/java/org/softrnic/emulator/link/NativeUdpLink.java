@@ -9,7 +9,7 @@ import java.net.InetAddress;
 import org.softrnic.emulator.os.Libc;
 import org.softrnic.emulator.os.Sockets;
 import org.softrnic.nic.LinkProfile;
-import org.softrnic.nic.Nic;
+import org.softrnic.nic.PacketReceiver;
 import org.softrnic.wire.PacketBuffer;
 import org.softrnic.wire.icrc.Ipv4IdSolver;
 
@@ -220,7 +220,7 @@ public final class NativeUdpLink implements DatagramLink {
      * UDP headers rebuilt in front; returns the packets handed.
      */
     @Override
-    public int poll(Nic nic, int budget) {
+    public int poll(PacketReceiver nic, int budget) {
         return in.poll(nic, budget);
     }
 

@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.softrnic.emulator.os.Libc;
 import org.softrnic.emulator.os.Sockets;
-import org.softrnic.nic.Nic;
+import org.softrnic.nic.PacketReceiver;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
 
@@ -69,7 +69,7 @@ final class ReceiveBatch {
      * Hands up to {@code budget} received datagrams to {@code nic} (at least one recvmmsg), each with its IP and
      * UDP headers rebuilt in front; returns the packets handed.
      */
-    int poll(Nic nic, int budget) {
+    int poll(PacketReceiver nic, int budget) {
         int vlen = Math.max(1, Math.min(RX_SLOTS, budget));
         for (int k = 0; k < vlen; k++) {
             long m = (long) k * MMSGHDR;
@@ -93,7 +93,7 @@ final class ReceiveBatch {
     }
 
     /** Datagram {@code k} of the last recvmmsg, cut at the GRO size if the kernel merged a burst. */
-    private int deliver(Nic nic, int k) {
+    private int deliver(PacketReceiver nic, int k) {
         long m = (long) k * MMSGHDR;
         int len = rxMsgs.get(ValueLayout.JAVA_INT, m + Sockets.MMSG_LEN);
         int flags = rxMsgs.get(ValueLayout.JAVA_INT, m + Sockets.MSG_FLAGS);

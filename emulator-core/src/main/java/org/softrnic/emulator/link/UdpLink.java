@@ -18,6 +18,7 @@ import java.util.List;
 import jdk.net.ExtendedSocketOptions;
 import org.softrnic.nic.LinkProfile;
 import org.softrnic.nic.Nic;
+import org.softrnic.nic.PacketReceiver;
 import org.softrnic.nic.mem.IntMap;
 import org.softrnic.wire.Be;
 import org.softrnic.wire.PacketBuffer;
@@ -236,7 +237,7 @@ public final class UdpLink implements DatagramLink {
      * Receives one datagram, if one is waiting, and hands it to the device with the IP and UDP headers
      * rebuilt in front. Returns false when none was waiting.
      */
-    public boolean poll(Nic nic) {
+    public boolean poll(PacketReceiver nic) {
         ByteBuffer bb = rx.buffer;
         int at = RX_HEADROOM + ipUdp;
         bb.clear().position(at);
@@ -266,7 +267,7 @@ public final class UdpLink implements DatagramLink {
     }
 
     @Override
-    public int poll(Nic nic, int budget) {
+    public int poll(PacketReceiver nic, int budget) {
         int n = 0;
         while (n < budget && poll(nic)) n++;
         return n;

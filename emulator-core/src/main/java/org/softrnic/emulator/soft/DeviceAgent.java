@@ -38,7 +38,7 @@ final class DeviceAgent {
 
     /** Makes every published request live (the device's thread); returns the queues answered. */
     int answerDoorbells() {
-        return doorbells.answer(nic, this::droppedAfterDestroy);
+        return doorbells.answer(nic, this::dropped);
     }
 
     /** One turn at {@code now} (the wall clock's nanoseconds); returns the work done, 0 when there was none. */
@@ -61,11 +61,11 @@ final class DeviceAgent {
         return n;
     }
 
-    /** Requests published to a QP its destroy overtook: the post returned, so where a test's failure shows it, say why. */
-    private void droppedAfterDestroy(QueuePair qp, int requests) {
+    /** Requests a destroy or a reset overtook: the post returned, so where a test's failure shows it, say why. */
+    private void dropped(QueuePair qp, int requests, String overtaken) {
         refused += requests;
         nic.diagnostics().fault(nic.clock().nanoTime(), requests + " request(s) posted to QP 0x" + Integer.toHexString(qp.qpn())
-                + " reached the device after ibv_destroy_qp, so no completion will come for them");
+                + " reached the device after " + overtaken + ", so no completion will come for them");
     }
 
     void failed(Throwable e) {
@@ -74,7 +74,7 @@ final class DeviceAgent {
         nic.diagnostics().fault(nic.clock().nanoTime(), "the device's progress failed (loop_failures counts it): " + e);
     }
 
-    /** Requests whose post returned but which the device never took (their QP was destroyed first). */
+    /** Requests whose post returned but which the device never took (their QP was destroyed or reset first). */
     long refused() {
         return refused;
     }

@@ -29,8 +29,12 @@ abstract class DirectRunner implements Runner {
     }
 
     @Override
-    public void ring(Doorbells.Bell bell) {
+    public void checkPoster() {
         checkThread();
+    }
+
+    @Override
+    public void ring(Doorbells.Bell bell) {
         agent.ring(bell);
         agent.answerDoorbells();
     }

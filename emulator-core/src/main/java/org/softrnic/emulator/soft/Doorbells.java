@@ -57,8 +57,9 @@ final class Doorbells {
     }
 
     /**
-     * Answers every bell rung so far (device thread): the published requests go live. A QP destroyed meanwhile
-     * takes nothing more; what was published to it is counted on {@code dropped}. Returns the bells answered.
+     * Answers every bell rung so far (device thread): the published requests go live. A QP destroyed or reset
+     * meanwhile takes nothing more; what was published to it is counted on {@code dropped}. Returns the bells
+     * answered. If answering one throws, the bells after it go back on the list, rung, before the throw.
      */
     int answer(Nic nic, Dropped dropped) {
         if (top.get() == null) return 0; // a read, not an exchange, on an idle turn
@@ -67,23 +68,43 @@ final class Doorbells {
             Bell next = b.next;
             b.next = null;
             RUNG.setVolatile(b, 0);
-            if (b.srq != null) {
-                nic.doorbell(b.srq);
-            } else if (b.qp.destroyed()) {
-                int lost = b.qp.sq().pending() + (b.qp.rq() == null ? 0 : b.qp.rq().pending());
-                b.qp.sq().clear(); // counted once
-                if (b.qp.rq() != null) b.qp.rq().clear();
-                if (lost > 0) dropped.afterDestroy(b.qp, lost);
-            } else {
-                nic.doorbell(b.qp);
+            try {
+                answer(b, nic, dropped);
+            } catch (RuntimeException | Error e) {
+                requeue(next);
+                throw e;
             }
             b = next;
         }
         return n;
     }
 
-    /** Hears requests published to a QP that was destroyed before the device took them. */
+    private static void answer(Bell b, Nic nic, Dropped dropped) {
+        if (b.srq != null) {
+            nic.doorbell(b.srq);
+        } else if (b.qp.destroyed()) {
+            int lost = b.qp.sq().pending() + (b.qp.rq() == null ? 0 : b.qp.rq().pending());
+            b.qp.sq().clear(); // counted once
+            if (b.qp.rq() != null) b.qp.rq().clear();
+            if (lost > 0) dropped.dropped(b.qp, lost, "ibv_destroy_qp");
+        } else {
+            int lost = nic.doorbell(b.qp);
+            if (lost > 0) dropped.dropped(b.qp, lost, "ibv_modify_qp to RESET");
+        }
+    }
+
+    private void requeue(Bell chain) {
+        while (chain != null) {
+            Bell next = chain.next;
+            chain.next = null;
+            RUNG.setVolatile(chain, 0);
+            ring(chain);
+            chain = next;
+        }
+    }
+
+    /** Hears requests published to a QP that a destroy or a reset overtook before the device took them. */
     interface Dropped {
-        void afterDestroy(QueuePair qp, int requests);
+        void dropped(QueuePair qp, int requests, String overtaken);
     }
 }

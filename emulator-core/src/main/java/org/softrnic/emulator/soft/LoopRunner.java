@@ -64,7 +64,11 @@ final class LoopRunner implements Runner {
     private int runTasks() {
         int n = 0;
         for (Runnable t; (t = tasks.poll()) != null; n++) {
-            agent.answerDoorbells();
+            try {
+                agent.answerDoorbells();
+            } catch (RuntimeException | Error e) {
+                agent.failed(e); // the task still runs: its caller waits for it
+            }
             t.run();
         }
         return n;

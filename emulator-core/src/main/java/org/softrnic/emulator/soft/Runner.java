@@ -18,6 +18,10 @@ interface Runner extends AutoCloseable {
         });
     }
 
+    /** Throws when the calling thread may not post to this device: before anything is written. By default any may. */
+    default void checkPoster() {
+    }
+
     /** Rings a queue's doorbell after a post published its WQE: the device answers it (at once, unless it runs on a loop). */
     void ring(Doorbells.Bell bell);
 

@@ -129,6 +129,7 @@ final class SoftQp extends SoftResource implements QueuePair {
     /** Writes the request into the send queue's next WQE, publishes it and rings the doorbell. */
     private void send(SendWr wr, boolean typeOneBind, org.softrnic.nic.mem.MemoryWindow window, org.softrnic.nic.mem.MemoryRegion region) {
         Nic nic = device.nic;
+        device.runner.checkPoster();
         synchronized (sendLock) {
             if (nic.writeSend(qp, wr, typeOneBind, window, region, device::region) == null) {
                 device.runner.run(qp.sq()::grow); // every slot in use holds a request: the device makes more
@@ -142,14 +143,6 @@ final class SoftQp extends SoftResource implements QueuePair {
     @Override
     public void postRecv(RecvWr wr) {
         checkOpen("ibv_post_recv");
-        Nic nic = device.nic;
-        synchronized (recvLock) {
-            if (nic.writeRecv(qp, null, wr) == null) {
-                device.runner.run(qp.rq()::grow);
-                nic.writeRecv(qp, null, wr);
-            }
-            qp.rq().publish();
-        }
-        device.runner.ring(bell);
+        device.postRecv(recvLock, qp, null, wr, bell);
     }
 }

@@ -297,6 +297,25 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         });
     }
 
+    /**
+     * ibv_post_recv to {@code qp}'s receive queue, or ibv_post_srq_recv to {@code srq}: written into the next WQE
+     * under {@code lock} (one poster at a time), published, and the doorbell rung. When every slot the ring uses
+     * holds a request, the device's thread grows it first.
+     */
+    void postRecv(Object lock, org.softrnic.nic.qp.QueuePair qp, org.softrnic.nic.qp.SharedReceiveQueue srq,
+                  org.softrnic.verbs.RecvWr wr, Doorbells.Bell bell) {
+        var ring = qp != null ? qp.rq() : srq.ring();
+        runner.checkPoster();
+        synchronized (lock) {
+            if (nic.writeRecv(qp, srq, wr) == null) {
+                runner.run(ring::grow);
+                nic.writeRecv(qp, srq, wr);
+            }
+            ring.publish();
+        }
+        runner.ring(bell);
+    }
+
     MemoryRegion region(int lkey) {
         return regions.get(lkey);
     }

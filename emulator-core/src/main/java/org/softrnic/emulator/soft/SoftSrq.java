@@ -1,9 +1,7 @@
 package org.softrnic.emulator.soft;
 
-import org.softrnic.verbs.Errno;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SharedReceiveQueue;
-import org.softrnic.verbs.VerbsException;
 
 final class SoftSrq extends SoftResource implements SharedReceiveQueue {
     private final SoftPd pd;
@@ -46,15 +44,7 @@ final class SoftSrq extends SoftResource implements SharedReceiveQueue {
     @Override
     public void postRecv(RecvWr wr) {
         checkOpen("ibv_post_srq_recv");
-        var nic = device.nic;
-        synchronized (bell) { // one poster at a time
-            if (nic.writeRecv(null, srq, wr) == null) {
-                device.runner.run(srq.ring()::grow);
-                nic.writeRecv(null, srq, wr);
-            }
-            srq.ring().publish();
-        }
-        device.runner.ring(bell);
+        device.postRecv(bell, null, srq, wr, bell);
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.softrnic.nic.Nic;
 import org.softrnic.nic.NicConfig;
 import org.softrnic.nic.PacketSink;
@@ -54,12 +55,51 @@ class DoorbellsTest {
         nic.destroyQp(qp);
         assertTrue(bells.ring(bell));
         AtomicInteger dropped = new AtomicInteger();
-        bells.answer(nic, (q, n) -> dropped.addAndGet(n));
+        bells.answer(nic, (q, n, why) -> dropped.addAndGet(n));
         assertEquals(1, dropped.get(), "the request is counted as lost, with its QP");
         assertEquals(0, qp.rq().size(), "nothing was queued");
         assertTrue(bells.ring(bell), "answered: the bell may ring again");
-        bells.answer(nic, (q, n) -> dropped.addAndGet(n));
+        bells.answer(nic, (q, n, why) -> dropped.addAndGet(n));
         assertEquals(1, dropped.get(), "counted once");
+    }
+
+    @Test
+    void aPostThatAResetOvertookIsCountedNotSentAfterTheQpComesBack() {
+        QueuePair qp = qp(4);
+        Doorbells bells = new Doorbells();
+        Doorbells.Bell bell = new Doorbells.Bell(qp, null);
+        RecvWr wr = new RecvWr(1);
+        nic.writeRecv(qp, null, wr); // checked in INIT, then the reset runs before the poster publishes
+        org.softrnic.verbs.QpAttr reset = new org.softrnic.verbs.QpAttr();
+        reset.qpState = org.softrnic.verbs.QpState.RESET;
+        nic.modifyQp(qp, reset, org.softrnic.verbs.QpAttrMask.STATE);
+        qp.rq().publish();
+        bells.ring(bell);
+        java.util.List<String> why = new java.util.ArrayList<>();
+        bells.answer(nic, (q, n, overtaken) -> why.add(n + " after " + overtaken));
+        assertEquals(java.util.List.of("1 after ibv_modify_qp to RESET"), why);
+        assertEquals(0, qp.rq().size() + qp.rq().pending(), "nothing left to take once the QP is brought back up");
+    }
+
+    @Test
+    void whenAnsweringOneBellFailsTheOthersStayRung() {
+        QueuePair a = qp(4);
+        QueuePair b = qp(4);
+        Doorbells bells = new Doorbells();
+        Doorbells.Bell bellA = new Doorbells.Bell(a, null);
+        Doorbells.Bell bellB = new Doorbells.Bell(b, null);
+        Doorbells.Bell broken = new Doorbells.Bell(null, null); // answering it throws
+        publishRecv(a, 1);
+        publishRecv(b, 2);
+        bells.ring(bellA);
+        bells.ring(bellB);
+        bells.ring(broken); // on top: answered first
+        org.junit.jupiter.api.Assertions.assertThrows(NullPointerException.class, () -> bells.answer(nic, (q, n, why) -> { }));
+        assertFalse(bells.isEmpty(), "the bells after the failure are back on the list");
+        assertEquals(2, bells.answer(nic, (q, n, why) -> { }));
+        assertEquals(1, a.rq().size());
+        assertEquals(1, b.rq().size());
+        assertTrue(bells.ring(bellA), "answered: it rings again");
     }
 
     @Test
@@ -71,12 +111,13 @@ class DoorbellsTest {
         assertTrue(bells.ring(bell));
         publishRecv(qp, 2);
         assertFalse(bells.ring(bell), "already on the list: no second wakeup");
-        assertEquals(1, bells.answer(nic, (q, n) -> { }));
+        assertEquals(1, bells.answer(nic, (q, n, why) -> { }));
         assertEquals(2, qp.rq().size());
         assertTrue(bells.isEmpty());
     }
 
     @Test
+    @Timeout(120)
     void postersOnManyThreadsNeverLeaveARequestUnanswered() throws Exception {
         int threads = 4;
         int posts = 20_000;
@@ -105,7 +146,7 @@ class DoorbellsTest {
         long end = System.nanoTime() + 60_000_000_000L;
         while (java.util.Arrays.stream(next).sum() < (long) threads * posts) {
             assertTrue(System.nanoTime() < end, "requests left unanswered: " + java.util.Arrays.toString(next));
-            bells.answer(nic, (q, n) -> { });
+            bells.answer(nic, (q, n, why) -> { });
             for (int i = 0; i < threads; i++) {
                 var rq = qps[i].rq();
                 while (!rq.isEmpty()) {

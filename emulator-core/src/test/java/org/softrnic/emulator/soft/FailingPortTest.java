@@ -75,7 +75,7 @@ class FailingPortTest {
         }
 
         @Override
-        public int poll(Nic nic, int budget) {
+        public int poll(org.softrnic.nic.PacketReceiver nic, int budget) {
             throw new UncheckedIOException("frame port: qemu closed the link", new IOException("closed"));
         }
 

@@ -133,6 +133,11 @@ public final class Ring<T> {
         return n;
     }
 
+    /** Requests published and not yet retired, live or not: how full the queue is. */
+    public int outstanding() {
+        return (int) (produced() - head);
+    }
+
     /** Published requests the device has not accepted yet. */
     public int pending() {
         return (int) (produced() - head - count);

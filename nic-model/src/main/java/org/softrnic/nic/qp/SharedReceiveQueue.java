@@ -34,7 +34,7 @@ public final class SharedReceiveQueue {
 
     /** True once when the queue has fallen below the armed limit; the limit is then disarmed. */
     public boolean limitReached() {
-        if (limit > 0 && ring.size() < limit) {
+        if (limit > 0 && ring.outstanding() < limit) {
             limit = 0;
             return true;
         }

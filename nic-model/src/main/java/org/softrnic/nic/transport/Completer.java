@@ -273,8 +273,9 @@ final class Completer {
             if (w == null || Psn.diff(w.lastPsn, psn) >= 0) return false;
             if (w.opcode.needsResponse()) return true;
             if (engine.stateTrace != null) trace(c, State.COMP_WQE);
+            int next = Psn.add(w.lastPsn, 1); // before the pop: the poster may refill the slot at once
             engine.completions.send(c, w, WcStatus.SUCCESS);
-            advance(c, Psn.add(w.lastPsn, 1));
+            advance(c, next);
         }
     }
 

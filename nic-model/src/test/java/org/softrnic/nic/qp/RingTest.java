@@ -138,11 +138,13 @@ class RingTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(120)
     void oneProducerThreadAndTheDeviceThreadPassEveryRequestInOrder() throws Exception {
         Ring<long[]> ring = new Ring<>(16, i -> new long[1]);
         long total = 200_000;
         java.util.concurrent.atomic.AtomicBoolean wantGrow = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread producer = Thread.ofPlatform().start(() -> {
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread producer = Thread.ofPlatform().uncaughtExceptionHandler((t, e) -> failed.set(e)).start(() -> {
             for (long n = 0; n < total; ) {
                 if (ring.full() || wantGrow.get()) { Thread.onSpinWait(); continue; }
                 long[] slot = ring.claim();
@@ -156,6 +158,7 @@ class RingTest {
         });
         long expect = 0;
         while (expect < total) {
+            if (failed.get() != null) throw new AssertionError("the producer failed", failed.get());
             if (wantGrow.get()) {
                 ring.grow();
                 wantGrow.set(false);

@@ -38,6 +38,11 @@ public final class FaultyPort implements Port {
         this.random = new SplittableRandom(seed);
     }
 
+    @Override
+    public UdpPort udp() {
+        return inner.udp();
+    }
+
     /** The port the faults are applied in front of. */
     public Port inner() {
         return inner;

@@ -35,6 +35,11 @@ public interface Port extends PacketSink, AutoCloseable {
     /** Ends an {@link #await} early; any thread, and cheap when the loop is not asleep. */
     void wakeup();
 
+    /** The UDP socket under this port (through any decorator), or null when there is none. */
+    default UdpPort udp() {
+        return null;
+    }
+
     /** Where the device's own packet buffers come from: they may travel the fabric, so they live as long as it. */
     java.lang.foreign.Arena arena();
 

@@ -110,6 +110,11 @@ public final class UdpPort implements Port {
     }
 
     @Override
+    public UdpPort udp() {
+        return this;
+    }
+
+    @Override
     public boolean tapSent(org.softrnic.nic.PacketSink tap) {
         return link.tapSent(tap);
     }

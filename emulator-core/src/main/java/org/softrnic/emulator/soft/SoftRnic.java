@@ -199,8 +199,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
 
     /** The port's UDP socket, for a device on a UDP link (its bound port when 0 was asked); else null. */
     public UdpPort udpPort() {
-        Port p = port instanceof org.softrnic.emulator.fabric.FaultyPort f ? f.inner() : port;
-        return p instanceof UdpPort u ? u : null;
+        return port == null ? null : port.udp();
     }
 
     /**

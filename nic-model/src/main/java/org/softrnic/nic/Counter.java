@@ -22,6 +22,10 @@ public enum Counter {
     RCVD_ICRC_VERIFIED("rcvd_icrc_verified"),
     /** mlx5's name: RoCE packets that arrived with ECN CE, marked by a congested link. */
     NP_ECN_MARKED_ROCE_PACKETS("np_ecn_marked_roce_packets"),
+    /** mlx5's name: CNPs this device sent as a notification point. */
+    NP_CNP_SENT("np_cnp_sent"),
+    /** mlx5's name: CNPs received and not acted on (no reaction point runs here yet). */
+    RP_CNP_IGNORED("rp_cnp_ignored"),
     DROP_MALFORMED("drop_malformed"),
     DROP_BAD_ICRC("drop_bad_icrc"),
     DROP_NOT_ROCE("drop_not_roce"),

@@ -489,6 +489,11 @@ public final class Nic implements PacketReceiver {
         engine.txWindow(psns);
     }
 
+    /** Makes this device a DCQCN notification point (CNPs on CE-marked packets), or not ({@link NotificationPoint#OFF}). */
+    public void notificationPoint(org.softrnic.nic.cc.NotificationPoint np) {
+        engine.notificationPoint(np);
+    }
+
     private int linkIpMtu;
 
     /** The link's IP MTU (0: no bound): the RDMA CM's routes fit their path MTU to it, as iboe_get_mtu does. */

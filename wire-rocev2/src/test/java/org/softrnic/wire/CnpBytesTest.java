@@ -42,6 +42,23 @@ class CnpBytesTest {
         assertArrayEquals(CX4_LX, new FrameCodec().encode(d.toRoceFrame()));
     }
 
+    /** What a device sends: its QP's template (TOS 0 here), then the CNP's own DSCP 48 and ECT(0) over it. */
+    @Test
+    void theFrameWriterBuildsTheConnectX4CnpFromAQpTemplate() throws Exception {
+        var src = (java.net.Inet4Address) java.net.InetAddress.getByName("10.0.17.1");
+        var dst = (java.net.Inet4Address) java.net.InetAddress.getByName("10.0.18.1");
+        org.softrnic.wire.frame.FrameTemplate qp = org.softrnic.wire.frame.FrameTemplate.of(null, Ipv4.roce(src, dst, 0, 0, 0),
+                org.softrnic.wire.frame.Udp.roce(0));
+        byte[] out = new byte[128];
+        PacketBuffer buf = PacketBuffer.wrap(out);
+        java.util.Arrays.fill(out, (byte) 0x5a); // a reused buffer: the 16 reserved bytes must come out zero
+        org.softrnic.wire.frame.FrameWriter w = new org.softrnic.wire.frame.FrameWriter().begin(buf, 8, qp, Opcode.CNP);
+        w.trafficClass(0xc2);
+        w.bth().pkey(0xffff).ecn(false, true).dqpn(0x118).psn(0);
+        int len = w.finish(0, 0x718c);
+        assertArrayEquals(CX4_LX, java.util.Arrays.copyOfRange(out, 8, 8 + len));
+    }
+
     @Test
     void theKbExampleCarriesTheIcrcRecomputedFromItsBytes() {
         DecodedFrame d = new FrameCodec().decodeIp(KB, 0);

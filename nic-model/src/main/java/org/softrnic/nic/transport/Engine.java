@@ -176,6 +176,12 @@ public final class Engine {
         txWindow.limit(psns);
     }
 
+    private org.softrnic.nic.cc.NotificationPoint np = org.softrnic.nic.cc.NotificationPoint.OFF;
+
+    public void notificationPoint(org.softrnic.nic.cc.NotificationPoint np) {
+        this.np = np == null ? org.softrnic.nic.cc.NotificationPoint.OFF : np;
+    }
+
     private QpContext ctx(QueuePair qp) {
         QpContext c = context(qp.qpn());
         if (c == null) throw new IllegalStateException(qp + " is not known to the engine");
@@ -333,10 +339,14 @@ public final class Engine {
             counters.inc(e == ParseError.ICRC_MISMATCH ? Counter.DROP_BAD_ICRC : Counter.DROP_MALFORMED);
             return;
         }
-        if (view.ecnBits() == Ecn.CE.bits) counters.inc(Counter.NP_ECN_MARKED_ROCE_PACKETS);
+        boolean ce = view.ecnBits() == Ecn.CE.bits;
+        if (ce) counters.inc(Counter.NP_ECN_MARKED_ROCE_PACKETS);
         counters.inc(Counter.RCVD_PKTS);
         Opcode op = view.roce.opcode();
-        if (op == Opcode.CNP) return; // congestion control is not modelled; a CNP needs no answer
+        if (op == Opcode.CNP) {
+            counters.inc(Counter.RP_CNP_IGNORED); // no reaction point runs here yet; a CNP needs no answer
+            return;
+        }
         int dqpn = view.roce.bth().dqpn();
         // a request reads its QP's record only, found by QPN; the completer needs the context, which is its QP's view
         QpContext c = null;
@@ -364,6 +374,10 @@ public final class Engine {
             counters.inc(Counter.DROP_WRONG_PEER); // rxe check_addr: RC and UC take packets from their peer only
             return;
         }
+        if (ce && np.enabled() && r.hasPeer() && (op.isRequest() || op.opClass == org.softrnic.wire.OpClass.RDMA_READ_RESPONSE)) {
+            if (c == null) c = context(dqpn);
+            notifyCongestion(c);
+        }
         // with a device window, the QP's share is counted again after the packet: the context held before it, as a
         // listener may destroy the QP meanwhile (the engine forgets its share then)
         if (c == null && txWindow.limit() > 0) c = context(dqpn);
@@ -374,6 +388,22 @@ public final class Engine {
             txWindow.recount(c);
             txWindow.serve(requester);
         }
+    }
+
+    /**
+     * The notification point's answer to a CE-marked data packet of {@code c}'s peer: a CNP to the peer's QP, unless
+     * one went less than min_time_between_cnps ago (the mark is coalesced into it).
+     */
+    private void notifyCongestion(QpContext c) {
+        long now = now();
+        if (c.cnpSent && now - c.cnpSentAt < np.minTimeBetweenCnpsNanos()) return;
+        c.cnpSent = true;
+        c.cnpSentAt = now;
+        FrameWriter w = begin(c, c.template(), Opcode.CNP, c.destQpn(), 0);
+        w.trafficClass(np.cnpTos());
+        w.bth().ecn(false, true);
+        transmit(0);
+        counters.inc(Counter.NP_CNP_SENT);
     }
 
     /** No later than the earliest timer deadline of any QP (see {@link Timers}); Long.MAX_VALUE when none is armed. */

@@ -23,6 +23,9 @@ final class QpContext extends RespLine {
     org.softrnic.verbs.Gid peerGid;
     org.softrnic.verbs.Gid localGid;
     /** What this QP adds to the device's {@link TxWindow}, and whether it waits there for room. */
+    /** The notification point's last CNP for this QP, and whether there was one. */
+    long cnpSentAt;
+    boolean cnpSent;
     int txCounted;
     /** One past the last PSN sent before the last go-back-N: what a QP resends within the room it kept. */
     int txResendTo;

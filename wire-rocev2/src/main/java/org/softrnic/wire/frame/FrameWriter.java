@@ -24,6 +24,8 @@ public final class FrameWriter extends HeaderViews {
     private Opcode opcode;
     private int frameOffset;
     private int roceOffset;
+    /** What {@link #trafficClass} changed in the IPv4 header's one's-complement sum, since {@link #begin}. */
+    private long ipv4SumAdjust;
 
     /** Starts a frame at offset 0 of {@code buffer}; the BTH opcode is written, every other field is zero. */
     public FrameWriter begin(PacketBuffer buffer, FrameTemplate t, Opcode op) {
@@ -46,6 +48,26 @@ public final class FrameWriter extends HeaderViews {
         for (int i = 0; i < op.headerLength; i += 4) Be.u32(s, roceOffset + i, 0);
         point(s, roceOffset, op);
         bth().opcodeValue(op.value);
+        ipv4SumAdjust = 0;
+        return this;
+    }
+
+    /**
+     * Sets the IP TOS (IPv4) or traffic class (IPv6), DSCP and ECN, over the template's: a CNP leaves with its
+     * own DSCP whatever its QP's. The IPv4 checksum {@link #finish} writes follows.
+     */
+    public FrameWriter trafficClass(int tc) {
+        MemorySegment s = buf.segment;
+        int ip = frameOffset + template.ipOffset;
+        int b0 = s.get(ValueLayout.JAVA_BYTE, ip) & 0xff;
+        int b1 = s.get(ValueLayout.JAVA_BYTE, ip + 1) & 0xff;
+        if (template.ipVersion == 4) {
+            ipv4SumAdjust += (~b1 & 0xffff) + (tc & 0xff); // one's-complement: take the old TOS out, put the new in
+            s.set(ValueLayout.JAVA_BYTE, ip + 1, (byte) tc);
+        } else {
+            s.set(ValueLayout.JAVA_BYTE, ip, (byte) ((b0 & 0xf0) | (tc & 0xff) >>> 4));
+            s.set(ValueLayout.JAVA_BYTE, ip + 1, (byte) ((tc & 0x0f) << 4 | (b1 & 0x0f)));
+        }
         return this;
     }
 
@@ -98,7 +120,7 @@ public final class FrameWriter extends HeaderViews {
             int total = Ipv4.LENGTH + udpLength;
             u16(s, ip + 2, total);
             u16(s, ip + 4, ipId);
-            u16(s, ip + 10, Checksum.finish(template.ipv4FixedSum + total + (ipId & 0xffff)));
+            u16(s, ip + 10, Checksum.finish(template.ipv4FixedSum + ipv4SumAdjust + total + (ipId & 0xffff)));
         } else {
             u16(s, ip + 4, udpLength);
         }

@@ -489,7 +489,7 @@ public final class Nic implements PacketReceiver {
         engine.txWindow(psns);
     }
 
-    /** Makes this device a DCQCN notification point (CNPs on CE-marked packets), or not ({@link NotificationPoint#OFF}). */
+    /** Makes this device a DCQCN notification point (CNPs on CE-marked packets), or not ({@link org.softrnic.nic.cc.NotificationPoint#OFF}). */
     public void notificationPoint(org.softrnic.nic.cc.NotificationPoint np) {
         engine.notificationPoint(np);
     }

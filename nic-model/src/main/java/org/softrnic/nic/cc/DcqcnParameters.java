@@ -1,0 +1,45 @@
+package org.softrnic.nic.cc;
+
+/**
+ * DCQCN's reaction-point parameters, by the names NVIDIA's firmware and mlx5's {@code cc_params} give them, in the
+ * firmware's units (µs, Mb/s; {@code rpg_byte_reset} in 64-byte units, as isekai reads it). The paper's profile uses
+ * the same names for its symbols: T is {@code rpg_time_reset}, B {@code rpg_byte_reset}, F {@code rpg_threshold},
+ * R_AI and R_HAI the two rates, K {@code dce_tcp_rtt}, and g = (1024 − {@code dce_tcp_g})/1024.
+ */
+public record DcqcnParameters(Profile profile, long rpgTimeResetMicros, long rpgByteReset, int rpgThreshold, double rpgAiRate,
+                              double rpgHaiRate, int rpgGd, int rpgMinDecFac, double rpgMinRate, double rateToSetOnFirstCnp,
+                              int dceTcpG, long dceTcpRttMicros, long rateReduceMonitorPeriodMicros, int initialAlpha,
+                              boolean clampTgtRate, boolean clampTgtRateAfterTimeInc) {
+    /** Which DCQCN: the SIGCOMM'15 paper's, or NVIDIA's firmware's. */
+    public enum Profile { PAPER, FIRMWARE }
+
+    public DcqcnParameters {
+        if (profile == null) throw new IllegalArgumentException("a profile is required");
+        if (dceTcpG < 0 || dceTcpG > 1024) throw new IllegalArgumentException("dce_tcp_g " + dceTcpG + " not in 0..1024");
+        if (initialAlpha < 0 || initialAlpha > 1024) throw new IllegalArgumentException("initial_alpha_value " + initialAlpha + " not in 0..1024");
+        if (rpgMinDecFac < 0 || rpgMinDecFac > 100) throw new IllegalArgumentException("rpg_min_dec_fac " + rpgMinDecFac + " not in 0..100");
+        if (rpgGd < 0 || rpgGd > 31) throw new IllegalArgumentException("rpg_gd " + rpgGd + " not in 0..31");
+    }
+
+    /**
+     * NVIDIA's defaults, as three {@code mlxconfig -q} dumps show them: 300 µs, 32767, 1, 5 and 50 Mb/s, gd 11,
+     * min_dec_fac 50, min rate 1 Mb/s, no rate on the first CNP, G 1019, 1 µs, 4 µs, α 1023, clamp after a time
+     * increase only.
+     */
+    public static DcqcnParameters firmware() {
+        return new DcqcnParameters(Profile.FIRMWARE, 300, 32767, 1, 5, 50, 11, 50, 1, 0, 1019, 1, 4, 1023, false, true);
+    }
+
+    /**
+     * The paper's profile as htsim sets it (the paper's own numbers are not all verified): T = K = 55 µs, B = 10 MB,
+     * F = 5, g = 1/256 (G 1020), α 1, R_AI 40 Mb/s and R_HAI 200 Mb/s (ns3-rdma's sample), RT ← RC on every CNP.
+     */
+    public static DcqcnParameters paper() {
+        return new DcqcnParameters(Profile.PAPER, 55, 10_000_000 / 64, 5, 40, 200, 1, 0, 1, 0, 1020, 55, 0, 1024, true, false);
+    }
+
+    /** {@code rpg_byte_reset} in bytes. */
+    public long byteResetBytes() {
+        return rpgByteReset * 64;
+    }
+}

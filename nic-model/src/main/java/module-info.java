@@ -9,6 +9,7 @@ module org.softrnic.nic {
     exports org.softrnic.verbs.cm;
 
     exports org.softrnic.nic to org.softrnic.emulator, org.softrnic.cli;
+    exports org.softrnic.nic.cc to org.softrnic.emulator, org.softrnic.cli;
     exports org.softrnic.nic.cm to org.softrnic.emulator, org.softrnic.cli;
     exports org.softrnic.nic.cq to org.softrnic.emulator, org.softrnic.cli;
     exports org.softrnic.nic.mem to org.softrnic.emulator, org.softrnic.cli;

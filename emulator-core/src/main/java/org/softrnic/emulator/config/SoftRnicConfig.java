@@ -24,10 +24,12 @@ import org.softrnic.wire.frame.Udp;
  * @param progress {@code thread} (default): the device runs on its own event loop; {@code inline}: the one
  *                 application thread that uses the device drives it whenever it polls (run to completion)
  * @param trace   a pcap file to record every packet the device sends and receives, or null
+ * @param cnp     DCQCN's notification point: {@code off} (default, as rxe), {@code firmware} (a CNP per QP at most
+ *                every 4 µs, NVIDIA's default) or {@code paper} (every 50 µs)
  */
 public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Integer udpPort, String link, Long seed,
                              LimitsConfig limits, FaultConfig faults, Map<String, FaultConfig> linkFaults, String progress,
-                             String trace) {
+                             String trace, String cnp) {
     public SoftRnicConfig {
         if (name == null || name.isBlank()) name = "softrnic0";
         if (gids == null || gids.isEmpty()) throw new ConfigException("gids: at least one GID (an IP address) is required");
@@ -56,6 +58,19 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         if (!progress.equals("thread") && !progress.equals("inline")) {
             throw new ConfigException("progress must be thread or inline, not " + progress);
         }
+        cnp = cnp == null ? "off" : cnp;
+        if (!cnp.equals("off") && !cnp.equals("firmware") && !cnp.equals("paper")) {
+            throw new ConfigException("cnp must be off, firmware or paper, not " + cnp);
+        }
+    }
+
+    /** The notification point {@code cnp} names. */
+    public org.softrnic.nic.cc.NotificationPoint notificationPoint() {
+        return switch (cnp) {
+            case "firmware" -> org.softrnic.nic.cc.NotificationPoint.firmware();
+            case "paper" -> org.softrnic.nic.cc.NotificationPoint.paper();
+            default -> org.softrnic.nic.cc.NotificationPoint.OFF;
+        };
     }
 
     /** True when the application's thread drives the device ({@code progress: inline}). */
@@ -87,6 +102,7 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         private final Map<String, FaultConfig> linkFaults = new java.util.HashMap<>();
         private String progress;
         private String trace;
+        private String cnp;
 
         public Builder name(String v) { name = v; return this; }
         public Builder gid(String v) { gids.add(v); return this; }
@@ -102,9 +118,11 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         public Builder progress(String v) { progress = v; return this; }
         /** A pcap file for every packet sent and received. */
         public Builder trace(String v) { trace = v; return this; }
+        /** "off", "firmware" or "paper": DCQCN's notification point. */
+        public Builder cnp(String v) { cnp = v; return this; }
 
         public SoftRnicConfig build() {
-            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults, progress, trace);
+            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults, progress, trace, cnp);
         }
     }
 }

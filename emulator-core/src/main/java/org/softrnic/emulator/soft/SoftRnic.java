@@ -55,6 +55,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
             runner.run(() -> nic.tap(trace.tap(), port != null && port.tapSent(trace.tap()) ? null : trace.tap()));
         }
         runner.run(() -> nic.onAsyncEvent(this::dispatch));
+        runner.run(() -> nic.notificationPoint(config.notificationPoint()));
         runner.run(() -> cm = new SoftCm(this)); // the CM is always there, as on a kernel's RoCE port: REJ 8 needs it
         SoftProvider.register(this);
     }

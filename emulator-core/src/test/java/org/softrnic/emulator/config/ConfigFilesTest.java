@@ -20,7 +20,7 @@ class ConfigFilesTest {
              "link": "udp:127.0.0.1:14791", "seed": 7,
              "limits": {"max_qp": 100, "max_inline_data": 128},
              "faults": {"loss": 0.05, "delay_ns": 2000, "ecn_mark": 0.5, "seed": 9},
-             "link_faults": {"soft2": {"loss": 0.2, "reorder": 0.1, "seed": 3}}}
+             "link_faults": {"soft2": {"loss": 0.2, "reorder": 0.1, "seed": 3}}, "cnp": "firmware"}
             """;
     static final String YAML = """
             name: soft1
@@ -39,6 +39,7 @@ class ConfigFilesTest {
               seed: 9
             link_faults:
               soft2: {loss: 0.2, reorder: 0.1, seed: 3}
+            cnp: firmware
             """;
 
     @Test
@@ -49,7 +50,7 @@ class ConfigFilesTest {
                 .udpPort(14791).link("udp:127.0.0.1:14791").seed(7)
                 .limits(new LimitsConfig(100, null, null, null, null, null, null, 128, null))
                 .faults(new FaultConfig(0.05, null, null, 2000L, null, 0.5, 9L))
-                .linkFaults("soft2", new FaultConfig(0.2, null, 0.1, null, null, null, 3L)).build();
+                .linkFaults("soft2", new FaultConfig(0.2, null, 0.1, null, null, null, 3L)).cnp("firmware").build();
         assertEquals(built, fromJson);
         assertEquals(built, fromYaml);
         NicConfig nic = fromYaml.toNicConfig();
@@ -61,6 +62,7 @@ class ConfigFilesTest {
         assertEquals(0.05, fromJson.faults().toLinkFaults().loss());
         assertEquals(0.5, fromJson.faults().toLinkFaults().ecnMark());
         assertEquals(0.2, fromYaml.linkFaults().get("soft2").loss());
+        assertEquals(org.softrnic.nic.cc.NotificationPoint.firmware(), fromYaml.notificationPoint());
     }
 
     @Test
@@ -71,6 +73,7 @@ class ConfigFilesTest {
         assertEquals(4791, c.udpPort());
         assertEquals("inproc", c.link());
         assertEquals(FaultConfig.NONE, c.faults());
+        assertEquals(org.softrnic.nic.cc.NotificationPoint.OFF, c.notificationPoint(), "no CNPs, as rxe");
     }
 
     @Test
@@ -88,6 +91,8 @@ class ConfigFilesTest {
                 .getMessage();
         assertTrue(typo.contains("mut"), typo);
         assertThrows(ConfigException.class, () -> ConfigFiles.read(Path.of("/nonexistent/c.json")));
+        assertTrue(assertThrows(ConfigException.class, () -> ConfigFiles.parseYaml("gids: [192.0.2.9]\ncnp: dcqcn\n"))
+                .getMessage().contains("cnp must be off, firmware or paper"));
     }
 
     @Test

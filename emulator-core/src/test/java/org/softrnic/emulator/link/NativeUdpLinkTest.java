@@ -135,6 +135,33 @@ class NativeUdpLinkTest {
     }
 
     /**
+     * A notification point over kernel UDP: the CE marks B reads from IP_RECVTOS get A's QP a CNP, which leaves
+     * with DSCP 48 through IP_TOS, passes A's ICRC check and is counted there.
+     */
+    @Test
+    void aCeMarkReadFromTheSocketGetsTheSenderACnp() throws Exception {
+        assumeTrue(NativeUdpLink.available(), "Linux, with native access");
+        End a = end("127.0.0.1", Mtu.MTU_1024);
+        End b = end("127.0.0.2", Mtu.MTU_1024);
+        try (var la = a.link(); var lb = b.link()) {
+            connect(a, b, "127.0.0.2", Mtu.MTU_1024, (26 << 2) | 3);
+            connect(b, a, "127.0.0.1", Mtu.MTU_1024, 26 << 2);
+            b.device().nic().notificationPoint(org.softrnic.nic.cc.NotificationPoint.firmware());
+            a.device().nic().postSend(a.device().qp(), write(a, b, 16 * 1024));
+            assertEquals(WcStatus.SUCCESS, pump(a, b, 1).getFirst().status);
+            long cnps = b.device().nic().counters().get(Counter.NP_CNP_SENT);
+            assertTrue(cnps >= 1, "16 marks within a few microseconds: at least one CNP");
+            long end = System.nanoTime() + 5_000_000_000L;
+            while (a.device().nic().counters().get(Counter.RP_CNP_IGNORED) < cnps && System.nanoTime() < end) {
+                b.link().flush();
+                a.link().poll(a.device().nic(), 64);
+            }
+            assertEquals(cnps, a.device().nic().counters().get(Counter.RP_CNP_IGNORED), "every CNP crossed the socket");
+            assertEquals(0, a.device().nic().counters().get(Counter.DROP_BAD_ICRC));
+        }
+    }
+
+    /**
      * A TAP with checksum offload but no UDP segmentation offload: the kernel cuts a super-datagram into packets
      * before the TAP:
      * each must carry its ICRC for the identification the kernel gave it (0, 1, 2, ...), and a real UDP checksum.

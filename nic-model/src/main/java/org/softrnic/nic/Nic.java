@@ -411,10 +411,10 @@ public final class Nic implements PacketReceiver {
     /**
      * ibv_post_send's first half, on any thread, one at a time per QP: checks {@code wr} and writes it into the
      * send queue's next WQE ({@code typeOneBind}: it is ibv_bind_mw's; {@code window} and {@code region}: a bind's,
-     * found by the poster; {@code lkeys}: the
-     * regions an inline request's SGEs name). Publish it with the ring's {@link org.softrnic.nic.qp.Ring#publish},
-     * then ring {@link #doorbell}. Returns null when the ring must first {@link org.softrnic.nic.qp.Ring#grow} on the
-     * device's thread. Reads only the QP's type, caps and (volatile) state and the device's fixed configuration.
+     * found by the poster; {@code lkeys}: the regions an inline request's SGEs name). Publish it with the ring's
+     * {@link org.softrnic.nic.qp.Ring#publish}, then ring {@link #doorbell}. Reads only the QP's type, caps and
+     * (volatile) state and the device's fixed configuration; a full ring grows through its
+     * {@link org.softrnic.nic.qp.Ring#growWith grower}.
      */
     public SendWqe writeSend(QueuePair qp, SendWr wr, boolean typeOneBind, MemoryWindow window, MemoryRegion region,
                              IntFunction<MemoryRegion> lkeys) {
@@ -433,7 +433,7 @@ public final class Nic implements PacketReceiver {
 
     /**
      * The doorbell, on the device's thread: what was published to {@code qp}'s queues goes live and runs. Returns
-     * the requests dropped because a reset overtook them (the poster checked the QP's state before it).
+     * the requests dropped because a destroy or a reset overtook them (the poster checked the QP before it).
      */
     public int doorbell(QueuePair qp) {
         return posting.doorbell(qp);

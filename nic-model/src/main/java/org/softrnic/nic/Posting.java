@@ -40,8 +40,7 @@ final class Posting {
 
     /**
      * Writes {@code wr} into the send queue's next WQE, with the engine's objects its handles name, and returns it
-     * to be published; or returns null when the ring must first grow on the device's thread. Refusals are thrown
-     * before anything is published.
+     * to be published. Refusals are thrown before anything is published.
      *
      * @param typeOneBind the request is ibv_bind_mw's, for a type 1 window
      * @param window   a bind's window, found by the poster (null: found here by its rkey, on the device's thread)
@@ -54,7 +53,6 @@ final class Posting {
         if (sq.full()) throw error(verb, Errno.ENOMEM, "the send queue of " + name(qp) + " is full (max_send_wr " + qp.caps().maxSendWr() + ")");
         long length = VerbChecks.send(qp, wr, typeOneBind);
         SendWqe w = sq.claim();
-        if (w == null) return null;
         boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
         if (w.copyFrom(wr, qp.type() == QpType.UD)) resolve(verb, wr, w.rare, window, region, keys);
         w.length = length;
@@ -68,7 +66,7 @@ final class Posting {
         return w;
     }
 
-    /** Writes {@code wr} into the QP's (or, when {@code qp} is null, the SRQ's) next receive WQE, or returns null to grow first. */
+    /** Writes {@code wr} into the QP's (or, when {@code qp} is null, the SRQ's) next receive WQE, and returns it. */
     static RecvWqe writeRecv(QueuePair qp, SharedReceiveQueue srq, RecvWr wr) {
         Ring<RecvWqe> ring = qp != null ? qp.rq() : srq.ring();
         if (qp != null) VerbChecks.recv(qp, wr);
@@ -78,7 +76,7 @@ final class Posting {
                     : error("ibv_post_srq_recv", Errno.ENOMEM, "the SRQ is full (max_wr " + ring.capacity() + ")");
         }
         RecvWqe w = ring.claim();
-        if (w != null) w.copyFrom(wr);
+        w.copyFrom(wr);
         return w;
     }
 
@@ -88,20 +86,14 @@ final class Posting {
 
     /** The device's own post: written, published and answered on its thread. */
     void send(QueuePair qp, SendWr wr, MemoryWindow window, MemoryRegion region) {
-        if (writeSend(qp, wr, window != null, window, region, keys::byLkey, keys) == null) {
-            qp.sq().grow();
-            if (writeSend(qp, wr, window != null, window, region, keys::byLkey, keys) == null) throw new IllegalStateException("grown, still no slot");
-        }
+        writeSend(qp, wr, window != null, window, region, keys::byLkey, keys);
         qp.sq().publish();
         doorbell(qp);
     }
 
     void recv(QueuePair qp, SharedReceiveQueue srq, RecvWr wr) {
         Ring<RecvWqe> ring = qp != null ? qp.rq() : srq.ring();
-        if (writeRecv(qp, srq, wr) == null) {
-            ring.grow();
-            if (writeRecv(qp, srq, wr) == null) throw new IllegalStateException("grown, still no slot");
-        }
+        writeRecv(qp, srq, wr);
         ring.publish();
         if (qp != null) doorbell(qp);
         else ring.accept();
@@ -109,12 +101,12 @@ final class Posting {
 
     /**
      * The doorbell: what was published becomes live. Sends start (or are flushed at once on a QP in ERR or SQE,
-     * as rxe does); receives are flushed on a QP in ERR, else wait for their messages. Requests that a reset to
-     * RESET overtook (checked before it, published after it) are dropped, as the reset would have refused them:
+     * as rxe does); receives are flushed on a QP in ERR, else wait for their messages. Requests that a destroy or a
+     * reset to RESET overtook (checked before it, published after it) are dropped, as it would have refused them:
      * returns how many.
      */
     int doorbell(QueuePair qp) {
-        if (qp.state() == QpState.RESET) {
+        if (qp.destroyed() || qp.state() == QpState.RESET) {
             int lost = qp.sq().pending() + (qp.rq() == null ? 0 : qp.rq().pending());
             qp.sq().clear();
             if (qp.rq() != null) qp.rq().clear();

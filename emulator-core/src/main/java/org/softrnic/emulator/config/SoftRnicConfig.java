@@ -59,17 +59,20 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
             throw new ConfigException("progress must be thread or inline, not " + progress);
         }
         cnp = cnp == null ? "off" : cnp;
-        if (!cnp.equals("off") && !cnp.equals("firmware") && !cnp.equals("paper")) {
-            throw new ConfigException("cnp must be off, firmware or paper, not " + cnp);
-        }
+        notificationPoint(cnp); // refuses any other name
     }
 
     /** The notification point {@code cnp} names. */
     public org.softrnic.nic.cc.NotificationPoint notificationPoint() {
+        return notificationPoint(cnp);
+    }
+
+    private static org.softrnic.nic.cc.NotificationPoint notificationPoint(String cnp) {
         return switch (cnp) {
+            case "off" -> org.softrnic.nic.cc.NotificationPoint.OFF;
             case "firmware" -> org.softrnic.nic.cc.NotificationPoint.firmware();
             case "paper" -> org.softrnic.nic.cc.NotificationPoint.paper();
-            default -> org.softrnic.nic.cc.NotificationPoint.OFF;
+            default -> throw new ConfigException("cnp must be off, firmware or paper, not " + cnp);
         };
     }
 

@@ -82,15 +82,10 @@ final class Doorbells {
     private static void answer(Bell b, Nic nic, Dropped dropped) {
         if (b.srq != null) {
             nic.doorbell(b.srq);
-        } else if (b.qp.destroyed()) {
-            int lost = b.qp.sq().pending() + (b.qp.rq() == null ? 0 : b.qp.rq().pending());
-            b.qp.sq().clear(); // counted once
-            if (b.qp.rq() != null) b.qp.rq().clear();
-            if (lost > 0) dropped.dropped(b.qp, lost, "ibv_destroy_qp");
-        } else {
-            int lost = nic.doorbell(b.qp);
-            if (lost > 0) dropped.dropped(b.qp, lost, "ibv_modify_qp to RESET");
+            return;
         }
+        int lost = nic.doorbell(b.qp);
+        if (lost > 0) dropped.dropped(b.qp, lost, b.qp.destroyed() ? "ibv_destroy_qp" : "ibv_modify_qp to RESET");
     }
 
     private void requeue(Bell chain) {

@@ -31,6 +31,8 @@ final class SoftQp extends SoftResource implements QueuePair {
         this.pd = pd;
         this.qp = qp;
         this.bell = new Doorbells.Bell(qp, null);
+        pd.device.growOnDevice(qp.sq());
+        if (qp.rq() != null) pd.device.growOnDevice(qp.rq());
     }
 
     /** Called under the device lock. */
@@ -131,10 +133,7 @@ final class SoftQp extends SoftResource implements QueuePair {
         Nic nic = device.nic;
         device.runner.checkPoster();
         synchronized (sendLock) {
-            if (nic.writeSend(qp, wr, typeOneBind, window, region, device::region) == null) {
-                device.runner.run(qp.sq()::grow); // every slot in use holds a request: the device makes more
-                nic.writeSend(qp, wr, typeOneBind, window, region, device::region);
-            }
+            nic.writeSend(qp, wr, typeOneBind, window, region, device::region);
             qp.sq().publish();
         }
         device.runner.ring(bell);

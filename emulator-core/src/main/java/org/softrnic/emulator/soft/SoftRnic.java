@@ -299,21 +299,24 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
 
     /**
      * ibv_post_recv to {@code qp}'s receive queue, or ibv_post_srq_recv to {@code srq}: written into the next WQE
-     * under {@code lock} (one poster at a time), published, and the doorbell rung. When every slot the ring uses
-     * holds a request, the device's thread grows it first.
+     * under {@code lock} (one poster at a time), published, and the doorbell rung.
      */
     void postRecv(Object lock, org.softrnic.nic.qp.QueuePair qp, org.softrnic.nic.qp.SharedReceiveQueue srq,
                   org.softrnic.verbs.RecvWr wr, Doorbells.Bell bell) {
-        var ring = qp != null ? qp.rq() : srq.ring();
         runner.checkPoster();
         synchronized (lock) {
-            if (nic.writeRecv(qp, srq, wr) == null) {
-                runner.run(ring::grow);
-                nic.writeRecv(qp, srq, wr);
-            }
-            ring.publish();
+            nic.writeRecv(qp, srq, wr);
+            (qp != null ? qp.rq() : srq.ring()).publish();
         }
         runner.ring(bell);
+    }
+
+    /**
+     * A ring whose posters may run on application threads grows on the device's thread while its poster waits
+     * (growing moves entries the device reads). Called as the ring's queue is made.
+     */
+    void growOnDevice(org.softrnic.nic.qp.Ring<?> ring) {
+        ring.growWith(() -> runner.run(ring::grow));
     }
 
     MemoryRegion region(int lkey) {

@@ -13,6 +13,7 @@ final class SoftSrq extends SoftResource implements SharedReceiveQueue {
         this.pd = pd;
         this.srq = srq;
         this.bell = new Doorbells.Bell(null, srq);
+        pd.device.growOnDevice(srq.ring());
     }
 
     /** Called under the device lock. */

@@ -24,6 +24,7 @@ class DoorbellsTest {
     private final Nic nic = new Nic(NicConfig.of("a", Gid.parse("192.0.2.1"), 1), new VirtualClock(), (PacketSink) (b, o, l) -> true);
     private final ProtectionDomain pd = nic.allocPd();
     private final CompletionQueue cq = nic.createCq(8);
+    private final Doorbells bells = new Doorbells();
 
     private QueuePair qp(int depth) {
         QueuePair qp = nic.createQp(pd, QpType.RC, cq, cq, null, new QpCaps(depth, depth, 1, 1, 0), false);
@@ -49,7 +50,6 @@ class DoorbellsTest {
     @Test
     void aPostToAQpDestroyedOnTheWayIsCountedNotQueued() {
         QueuePair qp = qp(4);
-        Doorbells bells = new Doorbells();
         Doorbells.Bell bell = new Doorbells.Bell(qp, null);
         publishRecv(qp, 7);
         nic.destroyQp(qp);
@@ -66,7 +66,6 @@ class DoorbellsTest {
     @Test
     void aPostThatAResetOvertookIsCountedNotSentAfterTheQpComesBack() {
         QueuePair qp = qp(4);
-        Doorbells bells = new Doorbells();
         Doorbells.Bell bell = new Doorbells.Bell(qp, null);
         RecvWr wr = new RecvWr(1);
         nic.writeRecv(qp, null, wr); // checked in INIT, then the reset runs before the poster publishes
@@ -85,7 +84,6 @@ class DoorbellsTest {
     void whenAnsweringOneBellFailsTheOthersStayRung() {
         QueuePair a = qp(4);
         QueuePair b = qp(4);
-        Doorbells bells = new Doorbells();
         Doorbells.Bell bellA = new Doorbells.Bell(a, null);
         Doorbells.Bell bellB = new Doorbells.Bell(b, null);
         Doorbells.Bell broken = new Doorbells.Bell(null, null); // answering it throws
@@ -105,7 +103,6 @@ class DoorbellsTest {
     @Test
     void aBellRungTwiceIsListedOnceAndEveryPublishedRequestGoesLive() {
         QueuePair qp = qp(8);
-        Doorbells bells = new Doorbells();
         Doorbells.Bell bell = new Doorbells.Bell(qp, null);
         publishRecv(qp, 1);
         assertTrue(bells.ring(bell));
@@ -127,7 +124,6 @@ class DoorbellsTest {
             qps[i] = qp(4); // four slots from the start: the ring never needs the device to grow it
             bell[i] = new Doorbells.Bell(qps[i], null);
         }
-        Doorbells bells = new Doorbells();
         Thread[] t = new Thread[threads];
         for (int i = 0; i < threads; i++) {
             int k = i;

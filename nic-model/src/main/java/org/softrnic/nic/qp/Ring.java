@@ -14,8 +14,9 @@ import java.util.function.IntFunction;
  *
  * <p>A slot's object is made the first time the ring reaches it. The first {@link #INITIAL_SLOTS} slots are fields
  * of the ring itself; the rest, an array made when the ring first holds more, doubles up to the capacity (rounded up
- * to a power of two). Growing moves entries, so only the device's thread grows a ring, while its producer waits
- * ({@link #claim} returns null to say it must). A busy ring allocates nothing once every slot it uses exists.
+ * to a power of two). Growing moves entries, so only the device's thread grows a ring, while its producer waits:
+ * {@link #claim} asks the ring's {@link #growWith grower}. A busy ring allocates nothing once every slot it uses
+ * exists.
  */
 public final class Ring<T> {
     /** Slots a ring starts with, fields of its own. */
@@ -53,6 +54,8 @@ public final class Ring<T> {
     private int count;
     /** Told of the head after every change, or null. */
     private Watcher<T> watcher;
+    /** Has the device grow the ring while the producer waits; null: {@link #grow} right here. */
+    private Runnable grower;
 
     /** Keeps a copy of the oldest live entry where its owner reads it: an ACK reaches the WQE in one load from the QP. */
     public interface Watcher<T> {
@@ -66,6 +69,15 @@ public final class Ring<T> {
         this.factory = factory;
         this.more = NONE;
         this.mask = Math.min(maxSlots, INITIAL_SLOTS) - 1;
+    }
+
+    /**
+     * How a producer that finds every slot in use holding a request gets more: {@code grower} must run
+     * {@link #grow} on the device's thread and return once it has. Without one (the model used alone, its posts
+     * made on the device's thread) the ring grows at once.
+     */
+    public void growWith(Runnable grower) {
+        this.grower = grower;
     }
 
     /** Tells {@code w} of the head now and after every change. */
@@ -88,15 +100,18 @@ public final class Ring<T> {
     }
 
     /**
-     * The WQE the next {@link #publish} posts (the ring makes it the first time), or null when every slot in use
-     * holds a request and the ring must {@link #grow} first. Only valid when not {@link #full}.
+     * The WQE the next {@link #publish} posts: the ring makes it the first time, and grows first when every slot in
+     * use holds a request. Only valid when not {@link #full}.
      */
     @SuppressWarnings("unchecked")
     public T claim() {
         long p = (long) PRODUCED.getOpaque(this);
         long r = retired();
         if (p == r) base = p; // empty: start over at slot 0 (the device reads no slot until the next publish)
-        if (p - r > mask) return null;
+        if (p - r > mask) {
+            if (grower == null) grow();
+            else grower.run();
+        }
         int i = (int) (p - base) & mask;
         Object slot = slot(i);
         if (slot == null) {
@@ -193,17 +208,7 @@ public final class Ring<T> {
 
     // ---- on one thread: the model's own posts
 
-    /** The WQE the next {@link #push} makes live, growing the ring when it must; only valid when not {@link #full}. */
-    public T tail() {
-        T t = claim();
-        if (t == null) {
-            grow();
-            t = claim();
-        }
-        return t;
-    }
-
-    /** Publishes and accepts the WQE {@link #tail} returned. */
+    /** Publishes and accepts the WQE {@link #claim} returned. */
     public void push() {
         if (full()) throw new IllegalStateException("ring full");
         publish();

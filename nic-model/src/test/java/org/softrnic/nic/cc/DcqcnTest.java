@@ -45,11 +45,7 @@ class DcqcnTest {
 
     @Test
     void theFirmwaresCutIsBoundedByMinDecFacAndMinRate() {
-        DcqcnParameters f = DcqcnParameters.firmware();
-        DcqcnParameters steep = new DcqcnParameters(f.profile(), f.rpgTimeResetMicros(), f.rpgByteReset(), f.rpgThreshold(),
-                f.rpgAiRate(), f.rpgHaiRate(), 10, 50, 3_000, 0, f.dceTcpG(), f.dceTcpRttMicros(),
-                f.rateReduceMonitorPeriodMicros(), f.initialAlpha(), false, true);
-        Dcqcn rp = new Dcqcn(steep, LINE);
+        Dcqcn rp = new Dcqcn(firmwareWith(10, 3_000, 0), LINE);
         rp.cnp();
         rp.decreaseTick();
         assertEquals(5_000, rp.currentRate(), "α/2^10 would take 99.9 %; min_dec_fac 50 keeps half");
@@ -61,14 +57,19 @@ class DcqcnTest {
     @Test
     void theFirstCnpCanSetTheRate() {
         DcqcnParameters f = DcqcnParameters.firmware();
-        DcqcnParameters first = new DcqcnParameters(f.profile(), f.rpgTimeResetMicros(), f.rpgByteReset(), f.rpgThreshold(),
-                f.rpgAiRate(), f.rpgHaiRate(), f.rpgGd(), f.rpgMinDecFac(), f.rpgMinRate(), 8_500, f.dceTcpG(),
-                f.dceTcpRttMicros(), f.rateReduceMonitorPeriodMicros(), f.initialAlpha(), false, true);
-        Dcqcn rp = new Dcqcn(first, LINE);
+        Dcqcn rp = new Dcqcn(firmwareWith(f.rpgGd(), f.rpgMinRate(), 8_500), LINE);
         rp.cnp();
         assertEquals(8_500, rp.currentRate(), "rate_to_set_on_first_cnp");
         rp.cnp();
         assertEquals(8_500, rp.currentRate(), "only the first");
+    }
+
+    /** The firmware's defaults but for rpg_gd, rpg_min_rate and rate_to_set_on_first_cnp. */
+    private static DcqcnParameters firmwareWith(int rpgGd, double rpgMinRate, double rateOnFirstCnp) {
+        DcqcnParameters f = DcqcnParameters.firmware();
+        return new DcqcnParameters(f.profile(), f.rpgTimeResetMicros(), f.rpgByteReset(), f.rpgThreshold(), f.rpgAiRate(),
+                f.rpgHaiRate(), rpgGd, f.rpgMinDecFac(), rpgMinRate, rateOnFirstCnp, f.dceTcpG(), f.dceTcpRttMicros(),
+                f.rateReduceMonitorPeriodMicros(), f.initialAlpha(), f.clampTgtRate(), f.clampTgtRateAfterTimeInc());
     }
 
     /** T3: once CNPs stop, α halves after ceil(log(1/2)/log(1 - g)) periods. */

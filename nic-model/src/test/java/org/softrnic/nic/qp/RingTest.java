@@ -16,7 +16,7 @@ class RingTest {
         assertEquals(0, made.get(), "an idle ring holds no slot objects");
         for (int round = 0; round < 1000; round++) {
             for (int k = 0; k < 3; k++) {
-                ring.tail()[0] = round * 3 + k;
+                ring.claim()[0] = round * 3 + k;
                 ring.push();
             }
             for (int k = 0; k < 3; k++) {
@@ -33,7 +33,7 @@ class RingTest {
         int next = 0;
         int expect = 0;
         for (int step = 0; step < 50; step++) {
-            while (!ring.isFull()) { ring.tail()[0] = next++; ring.push(); }
+            while (!ring.isFull()) { ring.claim()[0] = next++; ring.push(); }
             assertThrows(IllegalStateException.class, ring::push);
             ring.pop();
             expect++;
@@ -54,14 +54,14 @@ class RingTest {
         int next = 0;
         int expect = 0;
         // keep three in the ring so that its head walks round the small first array, then fill it to capacity
-        for (int k = 0; k < 3; k++) { ring.tail()[0] = next++; ring.push(); }
+        for (int k = 0; k < 3; k++) { ring.claim()[0] = next++; ring.push(); }
         for (int step = 0; step < 7; step++) {
-            ring.tail()[0] = next++;
+            ring.claim()[0] = next++;
             ring.push();
             assertEquals(expect++, ring.head()[0]);
             ring.pop();
         }
-        while (!ring.isFull()) { ring.tail()[0] = next++; ring.push(); }
+        while (!ring.isFull()) { ring.claim()[0] = next++; ring.push(); }
         assertEquals(100, ring.size());
         assertEquals(100, ring.capacity());
         assertThrows(IllegalStateException.class, ring::push);
@@ -71,7 +71,7 @@ class RingTest {
         for (int step = 0; step < 250; step++) {
             assertEquals(expect++, ring.head()[0]);
             ring.pop();
-            ring.tail()[0] = next++;
+            ring.claim()[0] = next++;
             ring.push();
         }
         assertEquals(100, before, "one slot object per entry held at once");
@@ -88,7 +88,7 @@ class RingTest {
         for (int step = 0; step < 20_000; step++) {
             int op = random.nextInt(10);
             if (op < 5 && !ring.full()) {
-                ring.tail();
+                ring.claim();
                 ring.push();
             } else if (op < 9 && !ring.isEmpty()) {
                 ring.pop();
@@ -118,21 +118,21 @@ class RingTest {
     @Test
     void aProducerAskedToWaitWhileTheDeviceGrowsTheRingKeepsEveryEntryInOrder() {
         Ring<int[]> ring = new Ring<>(64, i -> new int[1]);
+        int[] grown = {0};
+        ring.growWith(() -> { // as a provider's runner: the device grows it while the producer waits
+            grown[0]++;
+            ring.grow();
+        });
         int next = 0;
-        for (int k = 0; k < 3; k++) { ring.tail()[0] = next++; ring.push(); }
+        for (int k = 0; k < 3; k++) { ring.claim()[0] = next++; ring.push(); }
         ring.pop();
         ring.pop(); // the head is now mid-way round the first four slots
-        while (true) {
-            int[] slot = ring.claim();
-            if (slot == null) break; // every slot in use holds a request: the device must grow the ring first
-            slot[0] = next++;
-            ring.publish();
-        }
+        for (int k = 0; k < 3; k++) { ring.claim()[0] = next++; ring.publish(); } // every one of the four slots in use
+        assertEquals(0, grown[0]);
         assertEquals(4, ring.pending() + ring.size());
-        ring.grow();
-        int[] slot = ring.claim();
-        slot[0] = next++;
+        ring.claim()[0] = next++; // no free slot: the grower runs first
         ring.publish();
+        assertEquals(1, grown[0]);
         ring.accept();
         for (int i = 0; i < ring.size(); i++) assertEquals(2 + i, ring.get(i)[0], "entry " + i);
     }
@@ -144,15 +144,14 @@ class RingTest {
         long total = 200_000;
         java.util.concurrent.atomic.AtomicBoolean wantGrow = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        ring.growWith(() -> { // the device grows it while the producer waits, as a provider's runner has it
+            wantGrow.set(true);
+            while (wantGrow.get()) Thread.onSpinWait();
+        });
         Thread producer = Thread.ofPlatform().uncaughtExceptionHandler((t, e) -> failed.set(e)).start(() -> {
             for (long n = 0; n < total; ) {
-                if (ring.full() || wantGrow.get()) { Thread.onSpinWait(); continue; }
-                long[] slot = ring.claim();
-                if (slot == null) {
-                    wantGrow.set(true); // the device grows it, as a provider's runner would
-                    continue;
-                }
-                slot[0] = n++;
+                if (ring.full()) { Thread.onSpinWait(); continue; }
+                ring.claim()[0] = n++;
                 ring.publish();
             }
         });

@@ -24,8 +24,10 @@ public enum Counter {
     NP_ECN_MARKED_ROCE_PACKETS("np_ecn_marked_roce_packets"),
     /** mlx5's name: CNPs this device sent as a notification point. */
     NP_CNP_SENT("np_cnp_sent"),
-    /** mlx5's name: CNPs received and not acted on (no reaction point runs here yet). */
+    /** mlx5's name: CNPs received and not acted on (no reaction point runs for their QP). */
     RP_CNP_IGNORED("rp_cnp_ignored"),
+    /** mlx5's name: CNPs a QP's reaction point acted on. */
+    RP_CNP_HANDLED("rp_cnp_handled"),
     DROP_MALFORMED("drop_malformed"),
     DROP_BAD_ICRC("drop_bad_icrc"),
     DROP_NOT_ROCE("drop_not_roce"),

@@ -494,6 +494,29 @@ public final class Nic implements PacketReceiver {
         engine.notificationPoint(np);
     }
 
+    /**
+     * Gives each RC and UC QP, those there are and those to come, a DCQCN reaction point: its requester paces at the rate CNPs leave
+     * it, at most {@code lineRateMbps}, and its data goes out ECT(0). Null parameters: none (the default, as rxe).
+     */
+    public void reactionPoint(org.softrnic.nic.cc.DcqcnParameters parameters, double lineRateMbps) {
+        engine.reactionPoint(parameters, lineRateMbps);
+    }
+
+    /** QP {@code qpn}'s rate, target rate, α and CNPs handled now, or null when it has no reaction point. */
+    public org.softrnic.nic.cc.ReactionPoint.RateState rateState(int qpn) {
+        return engine.rateState(qpn);
+    }
+
+    /** The port's transmit gate (see {@link TxGate}); null: the port takes every packet at once. */
+    public void txGate(TxGate gate) {
+        engine.txGate(gate);
+    }
+
+    /** The port's gate opened again: the requesters held back by it go on. */
+    public void portReady() {
+        engine.portReady();
+    }
+
     private int linkIpMtu;
 
     /** The link's IP MTU (0: no bound): the RDMA CM's routes fit their path MTU to it, as iboe_get_mtu does. */

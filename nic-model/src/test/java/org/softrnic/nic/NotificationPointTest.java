@@ -93,7 +93,7 @@ class NotificationPointTest {
     }
 
     /** An RDMA WRITE ONLY from a's address to b's QP, CE-marked, at b's next PSN: a duplicate after the first. */
-    private static byte[] markedWrite(Pair p) {
+    static byte[] markedWrite(Pair p) {
         byte[] frame = Pkt.of(Opcode.RC_RDMA_WRITE_ONLY).qpn(p.b.qp.qpn()).psn(0).reth(p.b.va(0), p.b.mr.rkey(), 4)
                 .payload(new byte[4]).from("192.0.2.1").to("192.0.2.2").frame();
         frame[1] = (byte) (frame[1] | Ecn.CE.bits); // the ICRC masks the TOS; the IPv4 checksum follows

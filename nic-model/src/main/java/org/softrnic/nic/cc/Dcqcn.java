@@ -148,6 +148,11 @@ public final class Dcqcn {
         return alpha;
     }
 
+    /** Whether a CNP came since the last α tick (the firmware's flag; the paper's profile keeps none). */
+    boolean cnpPending() {
+        return cnpSinceAlphaTick;
+    }
+
     /** CNPs this reaction point acted on (mlx5's {@code rp_cnp_handled}, per QP). */
     public long cnpsHandled() {
         return cnpsHandled;

@@ -9,9 +9,15 @@ package org.softrnic.nic.cc;
  *
  * @param minTimeBetweenCnpsNanos the firmware's {@code min_time_between_cnps} (4 µs), or the paper's N (50 µs)
  * @param cnpDscp                 the firmware's {@code cnp_dscp}, 48
+ * @param deferred                the paper's rule: marks inside the interval earn one CNP when it ends
  */
-public record NotificationPoint(boolean enabled, long minTimeBetweenCnpsNanos, int cnpDscp) {
-    public static final NotificationPoint OFF = new NotificationPoint(false, 0, 0);
+public record NotificationPoint(boolean enabled, long minTimeBetweenCnpsNanos, int cnpDscp, boolean deferred) {
+    public static final NotificationPoint OFF = new NotificationPoint(false, 0, 0, false);
+
+    /** The firmware's rule: marks inside the interval are coalesced into the CNP already sent. */
+    public NotificationPoint(boolean enabled, long minTimeBetweenCnpsNanos, int cnpDscp) {
+        this(enabled, minTimeBetweenCnpsNanos, cnpDscp, false);
+    }
 
     public NotificationPoint {
         if (minTimeBetweenCnpsNanos < 0) throw new IllegalArgumentException("min_time_between_cnps must not be negative");
@@ -23,9 +29,12 @@ public record NotificationPoint(boolean enabled, long minTimeBetweenCnpsNanos, i
         return new NotificationPoint(true, 4_000, 48);
     }
 
-    /** The DCQCN paper's N = 50 µs, DSCP 48. */
+    /**
+     * The DCQCN paper's N = 50 µs, DSCP 48, and its rule for marks inside the interval: one more CNP when it ends
+     * ("at most one CNP every N µs, and only if some packet in that window was marked").
+     */
     public static NotificationPoint paper() {
-        return new NotificationPoint(true, 50_000, 48);
+        return new NotificationPoint(true, 50_000, 48, true);
     }
 
     /** The IP TOS of a CNP: the DSCP, and ECT(0) as a ConnectX-4 Lx sends it. */

@@ -389,6 +389,7 @@ final class Completer {
 
     /** The local ACK timeout and the RNR wait, without a packet: ERROR_RETRY (and ERROR) as rxe's timer runs them. */
     void timers(QpContext c, long now) {
+        if (c.ccDeadline() <= now) engine.congestion.timers(c, now);
         if (c.rnrDeadline() <= now) {
             c.rnrAt(QpContext.NEVER);
             engine.requester.rewind(c, c.rnrRetryPsn);

@@ -97,7 +97,13 @@ public final class Engine {
     }
 
     public void addQp(QueuePair qp) {
-        put(new QpContext(qp, timers, lines));
+        put(context(qp));
+    }
+
+    private QpContext context(QueuePair qp) {
+        QpContext c = new QpContext(qp, timers, lines);
+        congestion.added(c);
+        return c;
     }
 
     /** Beside {@link #contexts}, for QPNs below 2^20: each QP's record slot plus one, 0 for none. */
@@ -161,6 +167,7 @@ public final class Engine {
         c.disarmTimers();
         c.releaseLines();
         txWindow.forget(c);
+        congestion.forget(c);
         serveWaiting(); // no packet or timer may come to hand the room on
     }
 
@@ -176,10 +183,32 @@ public final class Engine {
         txWindow.limit(psns);
     }
 
-    private org.softrnic.nic.cc.NotificationPoint np = org.softrnic.nic.cc.NotificationPoint.OFF;
+    /** The notification point, the reaction points and the port's gate. */
+    final Congestion congestion = new Congestion(this);
 
     public void notificationPoint(org.softrnic.nic.cc.NotificationPoint np) {
-        this.np = np == null ? org.softrnic.nic.cc.NotificationPoint.OFF : np;
+        congestion.notificationPoint(np);
+    }
+
+    /** Gives each RC and UC QP, those there are and those to come, a DCQCN reaction point, at most {@code lineRateMbps}; null: none. */
+    public void reactionPoint(org.softrnic.nic.cc.DcqcnParameters parameters, double lineRateMbps) {
+        congestion.reactionPoint(parameters, lineRateMbps);
+        paths.ecnCapable(congestion.ecnCapable());
+    }
+
+    /** What QP {@code qpn}'s reaction point shows now, or null when it has none. */
+    public org.softrnic.nic.cc.ReactionPoint.RateState rateState(int qpn) {
+        QpContext c = context(qpn);
+        return c == null || c.rp == null ? null : c.rp.state(now());
+    }
+
+    public void txGate(org.softrnic.nic.TxGate gate) {
+        congestion.gate(gate);
+    }
+
+    /** The port's gate opened: the requesters waiting for it go on. */
+    public void portReady() {
+        congestion.portReady();
     }
 
     private QpContext ctx(QueuePair qp) {
@@ -196,7 +225,7 @@ public final class Engine {
         if (to == QpState.RESET) {
             qp.sq().clear();
             if (qp.rq() != null) qp.rq().clear();
-            put(new QpContext(qp, timers, lines));
+            put(context(qp));
             retire(c);
             return;
         }
@@ -276,19 +305,24 @@ public final class Engine {
         return w;
     }
 
-    /** Completes the packet begun with {@link #begin} around its payload and hands it to the link. */
-    void transmit(int payloadLength) {
+    /** The IP length of the last packet built, for the requester's pacing. */
+    int lastTxLength;
+
+    /** Completes the packet begun with {@link #begin} around its payload and hands it to the link; its IP length. */
+    int transmit(int payloadLength) {
         int len = writer.finish(payloadLength, link.ipIdZero() ? 0 : ipId, !link.icrcUnseen() || transmitTap != null);
+        lastTxLength = len;
         ipId = (ipId + 1) & 0xffff;
         if (transmitTap != null) transmitTap.transmit(tx, HEADROOM, len);
         PacketBuffer next = sink.handOver(tx, HEADROOM, len);
         if (next == null) {
             counters.inc(Counter.SEND_ERR); // as rxe when the IP stack refuses a packet: lost, retransmission recovers
-            return;
+            return len;
         }
         counters.inc(Counter.SENT_PKTS);
         if (next.capacity() < PacketSink.BUFFER_BYTES) throw new IllegalStateException("the sink handed back a small buffer");
         tx = next;
+        return len;
     }
 
     /** A request posted to the send queue: let the requester work. */
@@ -344,7 +378,7 @@ public final class Engine {
         counters.inc(Counter.RCVD_PKTS);
         Opcode op = view.roce.opcode();
         if (op == Opcode.CNP) {
-            counters.inc(Counter.RP_CNP_IGNORED); // no reaction point runs here yet; a CNP needs no answer
+            congestion.cnp(view.roce.bth().dqpn()); // a CNP needs no answer
             return;
         }
         int dqpn = view.roce.bth().dqpn();
@@ -374,9 +408,9 @@ public final class Engine {
             counters.inc(Counter.DROP_WRONG_PEER); // rxe check_addr: RC and UC take packets from their peer only
             return;
         }
-        if (ce && np.enabled() && r.hasPeer() && (op.isRequest() || op.opClass == org.softrnic.wire.OpClass.RDMA_READ_RESPONSE)) {
+        if (ce && congestion.npEnabled() && r.hasPeer() && (op.isRequest() || op.opClass == org.softrnic.wire.OpClass.RDMA_READ_RESPONSE)) {
             if (c == null) c = context(dqpn);
-            notifyCongestion(c);
+            congestion.marked(c);
         }
         // with a device window, the QP's share is counted again after the packet: the context held before it, as a
         // listener may destroy the QP meanwhile (the engine forgets its share then)
@@ -388,22 +422,6 @@ public final class Engine {
             txWindow.recount(c);
             txWindow.serve(requester);
         }
-    }
-
-    /**
-     * The notification point's answer to a CE-marked data packet of {@code c}'s peer: a CNP to the peer's QP, unless
-     * one went less than min_time_between_cnps ago (the mark is coalesced into it).
-     */
-    private void notifyCongestion(QpContext c) {
-        long now = now();
-        if (c.cnpSent && now - c.cnpSentAt < np.minTimeBetweenCnpsNanos()) return;
-        c.cnpSent = true;
-        c.cnpSentAt = now;
-        FrameWriter w = begin(c, c.template(), Opcode.CNP, c.destQpn(), 0);
-        w.trafficClass(np.cnpTos());
-        w.bth().ecn(false, true);
-        transmit(0);
-        counters.inc(Counter.NP_CNP_SENT);
     }
 
     /** No later than the earliest timer deadline of any QP (see {@link Timers}); Long.MAX_VALUE when none is armed. */

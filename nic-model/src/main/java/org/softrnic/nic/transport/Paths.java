@@ -46,6 +46,14 @@ final class Paths {
         this.link = link;
     }
 
+    /** Data goes out ECT(0) unless the vector's traffic class names an ECN codepoint (a device that reacts to CNPs). */
+    private boolean ecnCapable;
+
+    void ecnCapable(boolean on) {
+        if (on != ecnCapable) paths.clear(); // headers made before carry the old codepoint
+        ecnCapable = on;
+    }
+
     /** The path along {@code av}, made the first time. */
     Path of(AddressVector av) {
         Path p = paths.get(av);
@@ -64,6 +72,7 @@ final class Paths {
     private FrameTemplate headers(AddressVector av) {
         Gid dgid = av.dgid();
         int trafficClass = av.trafficClass();
+        if (ecnCapable && (trafficClass & 3) == 0) trafficClass |= 0b10;
         Gid sgid = sgid(av);
         IpHeader ip;
         if (dgid.isIpv4Mapped() && sgid.isIpv4Mapped()) {

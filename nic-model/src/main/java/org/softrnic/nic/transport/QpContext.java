@@ -22,10 +22,18 @@ final class QpContext extends RespLine {
     /** RC/UC: the peer's GID and the local GID the QP uses; packets must come from the one to the other (rxe check_addr). */
     org.softrnic.verbs.Gid peerGid;
     org.softrnic.verbs.Gid localGid;
-    /** What this QP adds to the device's {@link TxWindow}, and whether it waits there for room. */
-    /** The notification point's last CNP for this QP, and whether there was one. */
+    /** The notification point's last CNP for this QP, whether there was one, and marks it owes one for (the paper's rule). */
     long cnpSentAt;
     boolean cnpSent;
+    boolean cnpOwed;
+    /** The QP's DCQCN reaction point (RC and UC, when the device runs one), or null. */
+    org.softrnic.nic.cc.ReactionPoint rp;
+    /** When the requester may send its next packet at the reaction point's rate, in nanoseconds. */
+    double paceAt;
+    /** The requester stopped until {@link #paceAt}; it waits for the port ({@link Engine#portReady}). */
+    boolean paced;
+    boolean portWaiting;
+    /** What this QP adds to the device's {@link TxWindow}, and whether it waits there for room. */
     int txCounted;
     /** One past the last PSN sent before the last go-back-N: what a QP resends within the room it kept. */
     int txResendTo;
@@ -59,6 +67,8 @@ final class QpContext extends RespLine {
     int rnrRetryPsn;
     private long retransmitDeadline = NEVER;
     private long rnrDeadline = NEVER;
+    /** The congestion control's next event: a paced packet, the reaction point's timers, a CNP owed. */
+    private long ccDeadline = NEVER;
     /** Told of every change to the deadlines, so that it knows which QPs have a timer armed without looking at each. */
     private final Timers timers;
 
@@ -88,15 +98,27 @@ final class QpContext extends RespLine {
         timers.moved(before, nextDeadline());
     }
 
-    /** Both timers stopped: the QP is destroyed or back in RESET. */
+    long ccDeadline() {
+        return ccDeadline;
+    }
+
+    /** The congestion control's next event at {@code deadline} ({@link #NEVER}: none). */
+    void ccAt(long deadline) {
+        long before = nextDeadline();
+        ccDeadline = deadline;
+        timers.moved(before, nextDeadline());
+    }
+
+    /** Every timer stopped: the QP is destroyed or back in RESET. */
     void disarmTimers() {
         retransmitAt(NEVER);
         rnrAt(NEVER);
+        ccAt(NEVER);
     }
 
-    /** The earlier of the two deadlines. */
+    /** The earliest of the deadlines. */
     long nextDeadline() {
-        return Math.min(retransmitDeadline, rnrDeadline);
+        return Math.min(Math.min(retransmitDeadline, rnrDeadline), ccDeadline);
     }
 
     /**

@@ -28,7 +28,9 @@ import org.softrnic.wire.frame.FrameWriter;
  */
 final class Requester {
     /** Why the requester stopped (rxe's named exits): for tests and traces. */
-    enum Stop { NOT_RTS, QUEUE_EMPTY, FENCE, RD_ATOMIC_LIMIT, WINDOW_FULL, DEVICE_WINDOW, RNR_WAIT, LOCAL_WAIT, ERROR, DRAINING }
+    enum Stop { NOT_RTS, QUEUE_EMPTY, FENCE, RD_ATOMIC_LIMIT, WINDOW_FULL, DEVICE_WINDOW, RNR_WAIT, LOCAL_WAIT, ERROR, DRAINING,
+        /** The port's gate is shut, or the reaction point's rate has not earned the next packet yet. */
+        HELD }
 
     private final Engine engine;
 
@@ -72,7 +74,10 @@ final class Requester {
             }
             // rxe sends while req.psn <= comp.psn + RXE_MAX_UNACKED_PSNS
             if (rc && Psn.diff(c.reqPsn, c.compPsn) > Engine.MAX_UNACKED_PSNS) return Stop.WINDOW_FULL;
+            if (engine.congestion.holds(c)) return Stop.HELD;
+            engine.lastTxLength = 0;
             sendPacket(c, w);
+            if (engine.lastTxLength > 0) engine.congestion.sent(c, engine.lastTxLength);
             if (rc) engine.txWindow.recount(c); // the next QP's admission sees this packet
         }
     }

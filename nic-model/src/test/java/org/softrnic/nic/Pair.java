@@ -48,7 +48,7 @@ final class Pair {
             this(nic, nic.allocPd(), Arena.ofAuto().allocate(memBytes, 8), null, nic.createCq(cqe), nic.createCq(cqe));
         }
 
-        private Side(Nic nic, ProtectionDomain pd, MemorySegment mem, MemoryRegion mr, CompletionQueue scq,
+        Side(Nic nic, ProtectionDomain pd, MemorySegment mem, MemoryRegion mr, CompletionQueue scq,
                      CompletionQueue rcq) {
             this.nic = nic;
             this.pd = pd;

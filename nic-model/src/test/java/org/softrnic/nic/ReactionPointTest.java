@@ -52,8 +52,8 @@ class ReactionPointTest {
         ReactionPoint.RateState s = p.a.nic.rateState(p.a.qp.qpn());
         assertTrue(s.currentRateMbps() < LINE / 2 + 10, "cut at least to half: " + s);
         assertEquals(handled, s.cnpsHandled());
-        // 1 MiB in 1024 packets of 1 KiB payload and 58 + 38 bytes of headers and framing, at no more than the line
-        long atLine = (long) ((1 << 20) / 1024 * (1024 + 58 + 38) * 8_000.0 / LINE);
+        // 1 MiB in 1024 packets of 1 KiB payload and 44 + 38 bytes of headers and framing, at no more than the line
+        long atLine = (long) ((1 << 20) / 1024 * (1024 + 44 + 38) * 8_000.0 / LINE);
         assertTrue(took > atLine, "paced: " + took + " ns, the line rate alone needs " + atLine);
 
         Pair unpaced = congested(null, NotificationPoint.firmware());

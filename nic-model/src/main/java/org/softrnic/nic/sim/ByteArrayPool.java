@@ -6,14 +6,15 @@ import java.util.ArrayDeque;
  * Byte arrays for packets in flight, reused: one free list per size (64, 128 and 256 B, then every multiple of
  * 512 B up to 16 KiB, so that a full MTU-4096 packet of about 4.2 KB takes 4.5 KiB, not 8), the array last given
  * back handed out first, while it is still in the cache. A fabric that copies every packet it carries would
- * otherwise allocate (and zero) a fresh array per packet. Each list keeps at most {@link #KEPT} arrays, so a
- * burst of many packets in flight does not stay on the heap after it.
+ * otherwise allocate (and zero) a fresh array per packet. Each list keeps at most {@link #KEPT} arrays: a switched
+ * fabric holds tens of thousands of packets in its queues, and a pool smaller than that would allocate each time
+ * they fill again.
  */
 final class ByteArrayPool {
     private static final int SMALL = 3; // 64, 128, 256
     private static final int STEP = 512;
     private static final int LARGEST = 16384;
-    static final int KEPT = 1024;
+    static final int KEPT = 1 << 16;
     @SuppressWarnings("unchecked")
     private final ArrayDeque<byte[]>[] free = new ArrayDeque[SMALL + LARGEST / STEP];
 

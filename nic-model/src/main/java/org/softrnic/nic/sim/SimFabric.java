@@ -21,30 +21,12 @@ public final class SimFabric {
     /** A packet on the wire: when it left, when it arrives, and whether the link dropped it. */
     public record Packet(long sentAt, long arrivesAt, int from, byte[] bytes, boolean dropped, boolean duplicate) {}
 
-    /**
-     * A packet in flight: its first {@code length} bytes, due at {@code at}. Its array and the object itself are
-     * reused once it has arrived, unless the array is also the trace's or a drop rule's ({@code pooled} false).
-     */
-    private static final class InFlight implements Comparable<InFlight> {
-        long at;
-        long seq;
-        int to;
-        byte[] bytes;
-        int length;
-        boolean pooled;
-
-        @Override
-        public int compareTo(InFlight o) {
-            return at != o.at ? Long.compare(at, o.at) : Long.compare(seq, o.seq);
-        }
-    }
-
     private final VirtualClock clock = new VirtualClock();
     private final SplittableRandom random;
     private final List<Nic> nics = new ArrayList<>();
     private final Map<Gid, Integer> byGid = new HashMap<>();
     private final org.softrnic.nic.mem.IntMap<Integer> byIpv4 = new org.softrnic.nic.mem.IntMap<>();
-    private final MostlyOrderedQueue<InFlight> inFlight = new MostlyOrderedQueue<>();
+    private final MostlyOrderedQueue<Flight> inFlight = new MostlyOrderedQueue<>();
     private final List<Packet> trace = new ArrayList<>();
     /** Delivery leaves room in front of the IP header, as a link does for its own header. */
     private static final int RX_HEADROOM = org.softrnic.wire.PacketBuffer.HEADROOM;
@@ -53,7 +35,7 @@ public final class SimFabric {
     private final PacketBuffer[] rx = new PacketBuffer[Nic.BURST];
     private final int[] rxOffsets = new int[Nic.BURST];
     private final int[] rxLengths = new int[Nic.BURST];
-    private final InFlight[] burst = new InFlight[Nic.BURST];
+    private final Flight[] burst = new Flight[Nic.BURST];
     /** A burst is being received: a device that runs the fabric from inside it gets its packets one by one. */
     private boolean delivering;
     private int burstSize;
@@ -82,11 +64,39 @@ public final class SimFabric {
             return true; // the fabric takes every packet; its faults decide what arrives
         });
         nics.add(nic);
+        if (network != null) network.hostAdded(config.name(), index, nic);
         for (Gid g : config.gids()) {
             byGid.put(g, index);
             if (g.isIpv4Mapped()) byIpv4.put((int) g.lo(), index);
         }
         return nic;
+    }
+
+    private Network network;
+
+    /**
+     * Joins the devices by {@code t}'s links and switches instead of one faulty link: each device, added after this,
+     * is the host of its name, and its packets queue, serialise, get marked and paused on their way. The link faults
+     * do not apply on such a fabric; its switches drop what their buffers cannot hold.
+     */
+    public void topology(Topology t) {
+        if (!nics.isEmpty()) throw new IllegalStateException("a topology is set before any device is added");
+        network = new Network(t, this, random);
+    }
+
+    /** What the port from node {@code from} to node {@code to} did; null when no link joins them (or no topology). */
+    public PortStatistics portStatistics(String from, String to) {
+        return network == null ? null : network.statistics(from, to, clock.nanoTime());
+    }
+
+    /** Every port's statistics; empty without a topology. */
+    public List<PortStatistics> portStatistics() {
+        return network == null ? List.of() : network.statistics(clock.nanoTime());
+    }
+
+    /** Starts every port's statistics (drops, marks, queue mean and maximum) over from now. */
+    public void resetPortStatistics() {
+        if (network != null) network.resetStatistics(clock.nanoTime());
     }
 
     public void faults(LinkFaults f) {
@@ -128,12 +138,13 @@ public final class SimFabric {
 
     /** Arrays and in-flight objects of packets that arrived, for the next ones. */
     private final ByteArrayPool arrays = new ByteArrayPool();
-    private final java.util.ArrayDeque<InFlight> spare = new java.util.ArrayDeque<>();
+    private final java.util.ArrayDeque<Flight> spare = new java.util.ArrayDeque<>();
 
     /** A packet in flight, in an object that arrived before if there is one. */
-    private InFlight flying(long at, int to, byte[] bytes, int length, boolean pooled) {
-        InFlight p = spare.pollLast();
-        if (p == null) p = new InFlight();
+    private Flight flying(long at, int to, byte[] bytes, int length, boolean pooled) {
+        Flight p = spare.pollLast();
+        if (p == null) p = new Flight();
+        p.kind = Flight.DELIVER;
         p.at = at;
         p.seq = seq++;
         p.to = to;
@@ -143,8 +154,28 @@ public final class SimFabric {
         return p;
     }
 
-    /** A packet that arrived: its array and the object go back for the next ones. */
-    private void recycle(InFlight p) {
+    /** A network event of {@code kind} at port {@code port}, due at {@code at}, in a recycled object. */
+    Flight event(long at, byte kind, int port) {
+        Flight f = flying(at, -1, null, 0, false);
+        f.kind = kind;
+        f.port = port;
+        return f;
+    }
+
+    void schedule(Flight f) {
+        f.seq = seq++;
+        inFlight.add(f);
+    }
+
+    /** A packet a switch dropped: counted against its sender, traced, and its array reused. */
+    void dropped(Flight f, long now) {
+        linkCounts(f.from).dropped();
+        if (tracing) trace.add(new Packet(f.sentAt, now, f.from, f.bytes, true, false));
+        recycle(f);
+    }
+
+    /** A packet or event done with: its array and the object go back for the next ones. */
+    void recycle(Flight p) {
         if (p.pooled) arrays.give(p.bytes);
         p.bytes = null;
         if (spare.size() < ByteArrayPool.KEPT) spare.addLast(p);
@@ -183,6 +214,11 @@ public final class SimFabric {
         byte[] bytes = pooled ? arrays.take(len) : new byte[len];
         java.lang.foreign.MemorySegment.copy(buf.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, off, bytes, 0, len);
         packetCount++;
+        if (network != null) {
+            Flight f = flying(clock.nanoTime(), -1, bytes, len, pooled);
+            network.send(from, f, clock.nanoTime());
+            return;
+        }
         int to = destination(bytes, len);
         LinkFaults faults = faults(from, to);
         long now = clock.nanoTime();
@@ -224,7 +260,7 @@ public final class SimFabric {
     }
 
     /** The index of the device the packet's destination address belongs to, or -1. */
-    private int destination(byte[] ip, int length) {
+    int destination(byte[] ip, int length) {
         if (length >= 20 && (ip[0] & 0xf0) == 0x40) {
             int a = (ip[16] & 0xff) << 24 | (ip[17] & 0xff) << 16 | (ip[18] & 0xff) << 8 | (ip[19] & 0xff);
             Integer i = byIpv4.get(a);
@@ -253,7 +289,7 @@ public final class SimFabric {
         while (!done.getAsBoolean()) {
             long nextTimer = Long.MAX_VALUE;
             for (Nic n : nics) nextTimer = Math.min(nextTimer, n.nextDeadline());
-            InFlight next = inFlight.peek();
+            Flight next = inFlight.peek();
             long nextPacket = next == null ? Long.MAX_VALUE : next.at;
             if (nextTimer < nextPacket) {
                 // the clock would move to a timer: to exactly the earliest, never to one since moved or cleared
@@ -264,7 +300,9 @@ public final class SimFabric {
             if (t == Long.MAX_VALUE || t > limitNanos) return events;
             clock.advanceTo(Math.max(t, clock.nanoTime()));
             events++;
-            if (nextPacket <= nextTimer) {
+            if (nextPacket <= nextTimer && next.to < 0) {
+                network.handle(inFlight.poll(), t);
+            } else if (nextPacket <= nextTimer) {
                 events += deliver(t, done) - 1;
             } else {
                 for (Nic n : nics) if (n.nextDeadline() <= t) n.runTimers();
@@ -284,7 +322,7 @@ public final class SimFabric {
         int to = inFlight.peek().to;
         int n = 0;
         while (n < Nic.BURST && inFlight.peek() != null && inFlight.peek().at == t && inFlight.peek().to == to) {
-            InFlight p = inFlight.poll();
+            Flight p = inFlight.poll();
             copyIn(p, rx[n] == null ? rx[n] = buffer() : rx[n]);
             burst[n] = p;
             rxOffsets[n] = RX_HEADROOM;
@@ -298,8 +336,9 @@ public final class SimFabric {
             nic.warm(rx, rxOffsets, rxLengths, 0, n);
             while (burstNext < burstSize) {
                 int i = burstNext++;
-                InFlight p = burst[i];
+                Flight p = burst[i];
                 burst[i] = null;
+                traceArrival(p);
                 nic.receive(rx[i], RX_HEADROOM, rxLengths[i]);
                 recycle(p);
                 if (burstNext < burstSize && done.getAsBoolean()) break;
@@ -320,11 +359,17 @@ public final class SimFabric {
         burstSize = burstNext;
     }
 
+    /** On a switched fabric a packet is traced when it arrives, since only then is its arrival known. */
+    private void traceArrival(Flight p) {
+        if (tracing && network != null) trace.add(new Packet(p.sentAt, clock.nanoTime(), p.from, p.bytes, false, false));
+    }
+
     /** The next packet alone, in a buffer of its own: for a run inside a burst's delivery. */
     private int deliverOne() {
-        InFlight p = inFlight.poll();
+        Flight p = inFlight.poll();
         if (nestedRx == null) nestedRx = buffer();
         copyIn(p, nestedRx);
+        traceArrival(p);
         nics.get(p.to).receive(nestedRx, RX_HEADROOM, p.length);
         recycle(p);
         return 1;
@@ -335,7 +380,7 @@ public final class SimFabric {
         return PacketBuffer.allocate(java.lang.foreign.Arena.ofAuto(), RX_BYTES);
     }
 
-    private static void copyIn(InFlight p, PacketBuffer b) {
+    private static void copyIn(Flight p, PacketBuffer b) {
         java.lang.foreign.MemorySegment.copy(p.bytes, 0, b.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, RX_HEADROOM, p.length);
     }
 

@@ -23,6 +23,7 @@ module org.softrnic.emulator {
     exports org.softrnic.emulator.link to org.softrnic.cli;
     exports org.softrnic.emulator.os to org.softrnic.cli;
     exports org.softrnic.emulator.perf to org.softrnic.cli;
+    exports org.softrnic.emulator.sim to org.softrnic.cli;
 
     // configuration files and JSON reports are read and written by Jackson, through reflection
     opens org.softrnic.emulator.config to tools.jackson.databind;

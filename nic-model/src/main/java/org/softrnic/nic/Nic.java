@@ -517,6 +517,11 @@ public final class Nic implements PacketReceiver {
         engine.portReady();
     }
 
+    /** Each RC QP's window of unacknowledged PSNs (rxe's 128 by default), for a simulated hardware RNIC. */
+    public void maxUnackedPsns(int psns) {
+        engine.maxUnackedPsns(psns);
+    }
+
     private int linkIpMtu;
 
     /** The link's IP MTU (0: no bound): the RDMA CM's routes fit their path MTU to it, as iboe_get_mtu does. */

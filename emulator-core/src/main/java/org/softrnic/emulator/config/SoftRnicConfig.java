@@ -26,10 +26,17 @@ import org.softrnic.wire.frame.Udp;
  * @param trace   a pcap file to record every packet the device sends and receives, or null
  * @param cnp     DCQCN's notification point: {@code off} (default, as rxe), {@code firmware} (a CNP per QP at most
  *                every 4 µs, NVIDIA's default) or {@code paper} (every 50 µs)
+ * @param dcqcn   DCQCN's reaction point on each RC and UC QP: {@code off} (default, as rxe), {@code firmware} (NVIDIA's
+ *                ConnectX-4 and later) or {@code paper} (SIGCOMM 2015); its data goes out ECT(0)
+ * @param dcqcnParams the reaction point's parameters by their firmware names ({@code rpg_ai_rate: 8}), over the profile's
+ * @param lineGbps the line rate the reaction point starts at and never passes, in Gb/s (default 10)
+ * @param maxUnackedPsns each RC QP's window of unacknowledged PSNs: rxe's 128 by default; a hardware RNIC's is far
+ *                larger, which a simulated switch's buffer must then hold or drop
  */
 public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Integer udpPort, String link, Long seed,
                              LimitsConfig limits, FaultConfig faults, Map<String, FaultConfig> linkFaults, String progress,
-                             String trace, String cnp) {
+                             String trace, String cnp, String dcqcn, Map<String, Double> dcqcnParams, Double lineGbps,
+                             Integer maxUnackedPsns) {
     public SoftRnicConfig {
         if (name == null || name.isBlank()) name = "softrnic0";
         if (gids == null || gids.isEmpty()) throw new ConfigException("gids: at least one GID (an IP address) is required");
@@ -60,6 +67,36 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         }
         cnp = cnp == null ? "off" : cnp;
         notificationPoint(cnp); // refuses any other name
+        dcqcn = dcqcn == null ? "off" : dcqcn;
+        dcqcnParams = dcqcnParams == null ? Map.of() : Map.copyOf(dcqcnParams);
+        lineGbps = lineGbps == null ? 10.0 : lineGbps;
+        if (!(lineGbps > 0)) throw new ConfigException("line_gbps must be above 0, not " + lineGbps);
+        reactionPoint(dcqcn, dcqcnParams); // refuses a profile or a parameter it does not know
+        maxUnackedPsns = maxUnackedPsns == null ? 128 : maxUnackedPsns;
+        if (maxUnackedPsns < 1 || maxUnackedPsns > 1 << 22) throw new ConfigException("max_unacked_psns must be 1..4194304, not " + maxUnackedPsns);
+    }
+
+    /** The reaction point's parameters {@code dcqcn} and {@code dcqcn_params} name, or null for none. */
+    public org.softrnic.nic.cc.DcqcnParameters reactionPoint() {
+        return reactionPoint(dcqcn, dcqcnParams);
+    }
+
+    private static org.softrnic.nic.cc.DcqcnParameters reactionPoint(String dcqcn, Map<String, Double> params) {
+        org.softrnic.nic.cc.DcqcnParameters p = switch (dcqcn) {
+            case "off" -> null;
+            case "firmware" -> org.softrnic.nic.cc.DcqcnParameters.firmware();
+            case "paper" -> org.softrnic.nic.cc.DcqcnParameters.paper();
+            default -> throw new ConfigException("dcqcn must be off, firmware or paper, not " + dcqcn);
+        };
+        if (p == null) {
+            if (!params.isEmpty()) throw new ConfigException("dcqcn_params: set, but dcqcn is off");
+            return null;
+        }
+        try {
+            return p.with(params);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("dcqcn_params: " + e.getMessage(), e);
+        }
     }
 
     /** The notification point {@code cnp} names. */
@@ -106,6 +143,10 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         private String progress;
         private String trace;
         private String cnp;
+        private String dcqcn;
+        private final Map<String, Double> dcqcnParams = new java.util.HashMap<>();
+        private Double lineGbps;
+        private Integer maxUnackedPsns;
 
         public Builder name(String v) { name = v; return this; }
         public Builder gid(String v) { gids.add(v); return this; }
@@ -123,9 +164,13 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         public Builder trace(String v) { trace = v; return this; }
         /** "off", "firmware" or "paper": DCQCN's notification point. */
         public Builder cnp(String v) { cnp = v; return this; }
+        public Builder dcqcn(String v) { dcqcn = v; return this; }
+        public Builder dcqcnParam(String firmwareName, double v) { dcqcnParams.put(firmwareName, v); return this; }
+        public Builder lineGbps(double v) { lineGbps = v; return this; }
+        public Builder maxUnackedPsns(int v) { maxUnackedPsns = v; return this; }
 
         public SoftRnicConfig build() {
-            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults, progress, trace, cnp);
+            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults, progress, trace, cnp, dcqcn, dcqcnParams, lineGbps, maxUnackedPsns);
         }
     }
 }

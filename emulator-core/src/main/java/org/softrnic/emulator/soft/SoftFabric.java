@@ -46,6 +46,16 @@ public final class SoftFabric implements AutoCloseable {
         return new SoftFabric(null, new SimFabric(seed));
     }
 
+    /**
+     * A virtual-time fabric whose devices are the hosts of {@code topology}, by name: their packets cross its links
+     * and switches, queue, serialise, get ECN-marked, paused or dropped on the way.
+     */
+    public static SoftFabric virtual(long seed, org.softrnic.nic.sim.Topology topology) {
+        SimFabric sim = new SimFabric(seed);
+        sim.topology(topology);
+        return new SoftFabric(null, sim);
+    }
+
     /** The JVM's own threaded fabric, which devices whose link is {@code inproc} join. */
     public static synchronized SoftFabric shared() {
         if (shared == null) shared = threaded();

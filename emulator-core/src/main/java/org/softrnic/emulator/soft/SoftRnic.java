@@ -56,6 +56,8 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         }
         runner.run(() -> nic.onAsyncEvent(this::dispatch));
         runner.run(() -> nic.notificationPoint(config.notificationPoint()));
+        if (config.maxUnackedPsns() != 128) runner.run(() -> nic.maxUnackedPsns(config.maxUnackedPsns()));
+        if (config.reactionPoint() != null) runner.run(() -> nic.reactionPoint(config.reactionPoint(), config.lineGbps() * 1000));
         runner.run(() -> cm = new SoftCm(this)); // the CM is always there, as on a kernel's RoCE port: REJ 8 needs it
         SoftProvider.register(this);
     }
@@ -225,6 +227,14 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
 
     void forget(SoftContext c) {
         contexts.remove(c);
+    }
+
+    /**
+     * QP {@code qp}'s DCQCN state now: its current and target rate in Mb/s, α, and the CNPs it acted on; null when the
+     * device runs no reaction point ({@code dcqcn: off}) or the QP is not RC or UC.
+     */
+    public org.softrnic.nic.cc.ReactionPoint.RateState rateState(org.softrnic.verbs.QueuePair qp) {
+        return runner.call(() -> nic.rateState(qp.qpn()));
     }
 
     /** The counters (rxe's names and softrnic's), read while the device runs. */

@@ -38,6 +38,55 @@ public record DcqcnParameters(Profile profile, long rpgTimeResetMicros, long rpg
         return new DcqcnParameters(Profile.PAPER, 55, 10_000_000 / 64, 5, 40, 200, 1, 0, 1, 0, 1020, 55, 0, 1024, true, false);
     }
 
+    /** The firmware's name of each parameter, and the record component that holds it. */
+    private static final java.util.Map<String, String> FIRMWARE_NAMES = java.util.Map.ofEntries(
+            java.util.Map.entry("rpg_time_reset", "rpgTimeResetMicros"), java.util.Map.entry("rpg_byte_reset", "rpgByteReset"),
+            java.util.Map.entry("rpg_threshold", "rpgThreshold"), java.util.Map.entry("rpg_ai_rate", "rpgAiRate"),
+            java.util.Map.entry("rpg_hai_rate", "rpgHaiRate"), java.util.Map.entry("rpg_gd", "rpgGd"),
+            java.util.Map.entry("rpg_min_dec_fac", "rpgMinDecFac"), java.util.Map.entry("rpg_min_rate", "rpgMinRate"),
+            java.util.Map.entry("rate_to_set_on_first_cnp", "rateToSetOnFirstCnp"), java.util.Map.entry("dce_tcp_g", "dceTcpG"),
+            java.util.Map.entry("dce_tcp_rtt", "dceTcpRttMicros"),
+            java.util.Map.entry("rate_reduce_monitor_period", "rateReduceMonitorPeriodMicros"),
+            java.util.Map.entry("initial_alpha_value", "initialAlpha"), java.util.Map.entry("clamp_tgt_rate", "clampTgtRate"),
+            java.util.Map.entry("clamp_tgt_rate_after_time_inc", "clampTgtRateAfterTimeInc"));
+
+    /** The parameters' firmware names, as {@link #with} takes them. */
+    public static java.util.Set<String> firmwareNames() {
+        return new java.util.TreeSet<>(FIRMWARE_NAMES.keySet());
+    }
+
+    /**
+     * These parameters with some set by their firmware names ({@code rpg_ai_rate: 8}, in the firmware's units; a flag
+     * is 0 or 1). An unknown name or a value out of range is refused with an IllegalArgumentException that says which.
+     */
+    public DcqcnParameters with(java.util.Map<String, ? extends Number> changes) {
+        var components = DcqcnParameters.class.getRecordComponents();
+        Object[] values = new Object[components.length];
+        Class<?>[] types = new Class<?>[components.length];
+        try {
+            for (int i = 0; i < components.length; i++) {
+                values[i] = components[i].getAccessor().invoke(this);
+                types[i] = components[i].getType();
+            }
+            for (var e : changes.entrySet()) {
+                String field = FIRMWARE_NAMES.get(e.getKey());
+                if (field == null) throw new IllegalArgumentException("no DCQCN parameter is named " + e.getKey() + "; the names are " + firmwareNames());
+                for (int i = 0; i < components.length; i++) {
+                    if (!components[i].getName().equals(field)) continue;
+                    Number v = e.getValue();
+                    values[i] = types[i] == long.class ? (Object) v.longValue() : types[i] == int.class ? (Object) v.intValue()
+                            : types[i] == boolean.class ? (Object) (v.intValue() != 0) : (Object) v.doubleValue();
+                }
+            }
+            return DcqcnParameters.class.getDeclaredConstructor(types).newInstance(values);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof IllegalArgumentException iae) throw iae;
+            throw new IllegalStateException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** {@code rpg_byte_reset} in bytes. */
     public long byteResetBytes() {
         return rpgByteReset * 64;

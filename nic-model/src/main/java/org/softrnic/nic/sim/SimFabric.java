@@ -384,8 +384,18 @@ public final class SimFabric {
         java.lang.foreign.MemorySegment.copy(p.bytes, 0, b.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, RX_HEADROOM, p.length);
     }
 
-    /** Runs until idle, with a generous bound against livelock. */
+    /** Runs until idle, with a generous bound against livelock, and never past the {@link #horizon}. */
     public long runUntilIdle() {
-        return run(clock.nanoTime() + 600_000_000_000L);
+        return run(Math.min(horizon, clock.nanoTime() + 600_000_000_000L));
+    }
+
+    private long horizon = Long.MAX_VALUE;
+
+    /**
+     * Bounds {@link #runUntilIdle}, which a poll that finds nothing calls: a driver that runs a fabric that is never
+     * idle (senders that always have data) a slice at a time sets it to the slice's end.
+     */
+    public void horizon(long nanos) {
+        horizon = nanos;
     }
 }

@@ -183,6 +183,18 @@ public final class Engine {
         txWindow.limit(psns);
     }
 
+    /** Each RC QP's window of unacknowledged PSNs: rxe's 128 unless set. */
+    int maxUnackedPsns = MAX_UNACKED_PSNS;
+
+    /**
+     * Sets each RC QP's window of unacknowledged PSNs: rxe's RXE_MAX_UNACKED_PSNS (128) by default; a hardware RNIC
+     * keeps far more in flight, which a simulated switch's buffer must then hold or drop.
+     */
+    public void maxUnackedPsns(int psns) {
+        if (psns < 1 || psns > 1 << 22) throw new IllegalArgumentException("an unacknowledged-PSN window of " + psns + " is not in 1..2^22");
+        maxUnackedPsns = psns;
+    }
+
     /** The notification point, the reaction points and the port's gate. */
     final Congestion congestion = new Congestion(this);
 

@@ -73,7 +73,7 @@ final class Requester {
                 if (!start(c, w)) return Stop.ERROR;
             }
             // rxe sends while req.psn <= comp.psn + RXE_MAX_UNACKED_PSNS
-            if (rc && Psn.diff(c.reqPsn, c.compPsn) > Engine.MAX_UNACKED_PSNS) return Stop.WINDOW_FULL;
+            if (rc && Psn.diff(c.reqPsn, c.compPsn) > engine.maxUnackedPsns) return Stop.WINDOW_FULL;
             if (engine.congestion.holds(c)) return Stop.HELD;
             engine.lastTxLength = 0;
             sendPacket(c, w);

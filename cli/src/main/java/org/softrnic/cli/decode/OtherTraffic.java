@@ -62,6 +62,7 @@ final class OtherTraffic {
         }
         return switch (etherType) {
             case Ethernet.ETHERTYPE_ARP -> arp(d, start, layers);
+            case org.softrnic.wire.frame.PauseFrame.ETHERTYPE -> pause(d, start, layers);
             case Ethernet.ETHERTYPE_IPV4 -> IpTraffic.of(d, start, 4, layers);
             case Ethernet.ETHERTYPE_IPV6 -> IpTraffic.of(d, start, 6, layers);
             default -> new Named(String.format("EtherType 0x%04x", etherType)
@@ -90,6 +91,33 @@ final class OtherTraffic {
                 : op == 1 ? "ARP request: who has " + tpa + "? tell " + spa
                 : op == 2 ? "ARP reply: " + spa + " is at " + sha
                 : "ARP " + opName + " from " + spa;
+        return new Named(summary, layers);
+    }
+
+    /** 802.1Qbb's PFC or 802.3x's PAUSE: which priorities stop, for how many quanta, or resume (0). */
+    private static Named pause(byte[] d, int at, List<Layer> layers) {
+        var p = org.softrnic.wire.frame.PauseFrame.decode(d, at);
+        if (p == null) return new Named("Ethernet flow control (MAC control 0x8808): not a pause, or truncated", layers);
+        int[] q = p.quanta();
+        if (p.opcode() == org.softrnic.wire.frame.PauseFrame.OPCODE_PAUSE) {
+            layers.add(Layer.of("pause", new Field("opcode", p.opcode(), "0x0001 (PAUSE)", "802.3x: the whole link"),
+                    new Field("quanta", q[0], Integer.toString(q[0]), "pause time in quanta of 512 bit times; 0 resumes")));
+            return new Named(q[0] == 0 ? "PAUSE: resume" : "PAUSE: stop for " + q[0] + " quanta", layers);
+        }
+        List<Field> fields = new ArrayList<>();
+        fields.add(new Field("opcode", p.opcode(), "0x0101 (PFC)", "802.1Qbb priority flow control"));
+        fields.add(new Field("class_enable", p.classEnable(), String.format("0x%02x", p.classEnable()), "bit n: priority n's time applies"));
+        StringBuilder stop = new StringBuilder();
+        StringBuilder go = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            fields.add(new Field("quanta" + i, q[i], Integer.toString(q[i]), "priority " + i + "'s pause time in quanta of 512 bit times; 0 resumes"));
+            if (!p.enabled(i)) continue;
+            if (q[i] == 0) go.append(go.isEmpty() ? "" : ", ").append(i);
+            else stop.append(stop.isEmpty() ? "" : ", ").append(i).append(" for ").append(q[i]).append(" quanta");
+        }
+        layers.add(Layer.of("pfc", fields.toArray(Field[]::new)));
+        String summary = "PFC:" + (stop.isEmpty() ? "" : " pause priority " + stop) + (stop.isEmpty() || go.isEmpty() ? "" : ";")
+                + (go.isEmpty() ? "" : " resume priority " + go) + (stop.isEmpty() && go.isEmpty() ? " no priority enabled" : "");
         return new Named(summary, layers);
     }
 

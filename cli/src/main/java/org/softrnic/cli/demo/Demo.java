@@ -20,7 +20,7 @@ final class Demo {
 
     static Played play(Scenario s, DemoOptions o) {
         int size = o.sizeOr(s.defaultSize);
-        try (DemoRig rig = new DemoRig(o.seed(), o.mtu(), 2 * Math.max(size, 65536), s.cqe, s.startPsn())) {
+        try (DemoRig rig = new DemoRig(o.seed(), o.mtu(), 2 * Math.max(size, 65536), s.cqe, s.startPsn(), s == Scenario.CNP)) {
             if (o.loss() > 0) rig.loss(o.loss());
             int drop = o.drop() > 0 ? o.drop() : s.defaultDrop;
             if (drop > 0) {

@@ -49,19 +49,21 @@ final class DemoRig implements AutoCloseable {
     /**
      * @param cqe        each CQ's size (small for cq-overflow)
      * @param startPsn   the PSN each side starts sending at (near 2^24 for psn-wrap)
+     * @param dcqcn      both sides NVIDIA's DCQCN: a notification point and a reaction point per QP (the cnp demo)
      */
-    DemoRig(long seed, Mtu mtu, int bufferBytes, int cqe, int startPsn) {
+    DemoRig(long seed, Mtu mtu, int bufferBytes, int cqe, int startPsn, boolean dcqcn) {
         fabric = SoftFabric.virtual(seed);
         fabric.simulation().tracing(true);
-        a = side("A", A_IP, mtu, bufferBytes, cqe);
-        b = side("B", B_IP, mtu, bufferBytes, cqe);
+        a = side("A", A_IP, mtu, bufferBytes, cqe, dcqcn);
+        b = side("B", B_IP, mtu, bufferBytes, cqe, dcqcn);
         connect(a, b, mtu, startPsn);
         connect(b, a, mtu, startPsn);
     }
 
-    private Side side(String name, String ip, Mtu mtu, int bufferBytes, int cqe) {
+    private Side side(String name, String ip, Mtu mtu, int bufferBytes, int cqe, boolean dcqcn) {
         // the port's MTU is the path MTU: UD, which has no path, sends at the port's
-        SoftRnic dev = fabric.add(SoftRnicConfig.builder().name(name).gid(ip).mtu(mtu.bytes).build());
+        String cc = dcqcn ? "firmware" : "off";
+        SoftRnic dev = fabric.add(SoftRnicConfig.builder().name(name).gid(ip).mtu(mtu.bytes).cnp(cc).dcqcn(cc).build());
         RdmaContext ctx = dev.open();
         ProtectionDomain pd = ctx.allocPd();
         CompletionQueue cq = ctx.createCq(cqe);

@@ -123,6 +123,22 @@ enum Scenario {
     }),
     CONNECT("connect", "A connects to B through the RDMA CM: REQ, REP and RTU on QP1, a WRITE, then DREQ and DREP", 64, 0, 64,
             (r, o, size) -> ConnectScript.play(r, size)),
+    CNP("cnp", "packet 3 of a 16-packet WRITE reaches B CE-marked, as a congested switch marks it: B sends a CNP, A's DCQCN"
+            + " (firmware) cuts its rate and paces the rest", 16384, 0, 64, (r, o, size) -> {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        r.simulation().markWhen(p -> p.from() == 0 && n.incrementAndGet() == 3);
+        r.post(r.a, SendOpcode.RDMA_WRITE, size, 1);
+        r.runFor(12_000); // the CNP, and the firmware's next decrease check 4 µs after it
+        var before = r.a.device().rateState(r.a.qp());
+        r.note(String.format(java.util.Locale.ROOT, "A's reaction point 12 µs in: rate RC %.0f Mb/s of a 10000 Mb/s line, target RT"
+                + " %.0f Mb/s, α %.0f of 1023, %d CNP(s) handled; each packet now leaves %.2f µs after the last, not %.2f",
+                before.currentRateMbps(), before.targetRateMbps(), before.alpha(), before.cnpsHandled(),
+                (1024 + 44 + 38) * 8.0 / before.currentRateMbps(), (1024 + 44 + 38) * 8.0 / 10_000));
+        r.run();
+        var after = r.a.device().rateState(r.a.qp());
+        r.note(String.format(java.util.Locale.ROOT, "once nothing more is marked, the increase timer (every 300 µs) brings RC back: %.0f Mb/s"
+                + " when the fabric fell idle", after.currentRateMbps()));
+    }),
     CQ_OVERFLOW("cq-overflow", "A's CQ holds 4 completions; 6 signalled WRITEs overflow it: IBV_EVENT_CQ_ERR", 64, 0, 4, (r, o, size) -> {
         for (int i = 1; i <= 6; i++) r.post(r.a, SendOpcode.RDMA_WRITE, size, i);
         r.run();
@@ -272,6 +288,10 @@ enum Scenario {
                 ud[i].modifyToRts(attr);
             }
             return ud;
+        }
+
+        org.softrnic.nic.sim.SimFabric simulation() {
+            return rig.simulation();
         }
 
         /** Runs {@code nanos} of virtual time only. */

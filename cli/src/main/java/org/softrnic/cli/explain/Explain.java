@@ -87,8 +87,8 @@ final class Explain {
     private static String when(Opcode op) {
         if (op.opClass == OpClass.CNP) {
             return "the notification point (the receiver of packets the network marked ECN CE) sends it to the sender of"
-                    + " those packets (the reaction point), which lowers its rate; softrnic decodes CNPs but neither sends"
-                    + " nor acts on them";
+                    + " those packets (the reaction point), which lowers its rate; softrnic sends them with cnp: firmware or"
+                    + " paper and acts on them with dcqcn: firmware or paper (off by default, as rxe, which ignores them)";
         }
         return op.opClass.request ? "the requester sends it to carry out a work request posted to its send queue"
                 : "the responder sends it in answer to requests";

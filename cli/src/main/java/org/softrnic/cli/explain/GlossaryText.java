@@ -92,7 +92,21 @@ final class GlossaryText {
                             + " between the wire and registered memory; softrnic is one in software", "softrnic devices"),
             term("ECN", "ECN: explicit congestion notification",
                     "two bits of the IP header: a switch whose queue fills marks a packet CE (11) instead of dropping it; a"
-                            + " RoCE receiver answers with a CNP (congestion notification packet)", "softrnic explain CNP"));
+                            + " RoCE receiver answers with a CNP (congestion notification packet); data must be sent ECN-capable,"
+                            + " ECT(0) (10), to be marked", "softrnic explain CNP; softrnic demo cnp"),
+            term("RED|ECN MARKING|KMIN|KMAX|PMAX", "RED: how a switch decides to mark",
+                    "on the queue's depth as a packet leaves it: none below Kmin, a probability rising to Pmax at Kmax, every"
+                            + " packet above (HPCC's default at 10 Gb/s: 40 KB, 160 KB, 0.2)", "softrnic sim two-flow --help"),
+            term("DCQCN", "DCQCN: data center quantized congestion notification, RoCE's congestion control",
+                    "a switch marks (the congestion point), the receiver sends CNPs (the notification point), the sender's"
+                            + " NIC cuts its QP's rate RC by α/2 and raises it again on timers (the reaction point); two versions,"
+                            + " the SIGCOMM 2015 paper's and NVIDIA's firmware's, with different defaults",
+                    "softrnic demo cnp; softrnic sim two-flow"),
+            term("PFC|PRIORITY FLOW CONTROL|PAUSE", "PFC: priority flow control (IEEE 802.1Qbb)",
+                    "a switch whose ingress holds too many bytes of one priority sends a pause frame (MAC control 0x8808,"
+                            + " opcode 0x0101, a quanta per priority) upstream, which stops that priority until a pause of 0"
+                            + " quanta; lossless, at the price of head-of-line blocking and congestion spreading",
+                    "softrnic sim incast --pfc on --cc none --buffer 1000000"));
 
     private static final Map<String, Term> BY_KEY = new LinkedHashMap<>();
 

@@ -31,6 +31,27 @@ class OtherTrafficTest {
         return out.toString();
     }
 
+    /** PFC frames (802.1Qbb) as tshark's "CBFC Pause": which priority stops, for how long, or resumes. */
+    @Test
+    void pfcPausesAreNamedByPriorityAndQuanta() throws Exception {
+        java.nio.file.Path pcap = java.nio.file.Files.createTempFile("pfc", ".pcap");
+        try {
+            byte[] mac = {2, 0, 0x5e, 0, 0, 1};
+            try (var w = org.softrnic.wire.pcap.PcapWriter.create(pcap)) {
+                w.write(0, org.softrnic.wire.frame.PauseFrame.pfc(3, 0xffff).encode(mac));
+                w.write(1_000, org.softrnic.wire.frame.PauseFrame.pfc(3, 0).encode(mac));
+            }
+            List<String> lines = decode("decode", pcap.toString()).lines().toList();
+            assertTrue(lines.get(0).endsWith("60 bytes  PFC: pause priority 3 for 65535 quanta"), lines.get(0));
+            assertTrue(lines.get(1).endsWith("60 bytes  PFC: resume priority 3"), lines.get(1));
+            JsonNode first = JsonMapper.builder().build().readTree(decode("decode", "--json", pcap.toString()).lines().findFirst().orElseThrow());
+            assertEquals(8, first.get("pfc").get("class_enable").asInt());
+            assertEquals(65535, first.get("pfc").get("quanta3").asInt());
+        } finally {
+            java.nio.file.Files.deleteIfExists(pcap);
+        }
+    }
+
     @Test
     void arpIsNamedWithWhoHasAndIsAt() {
         List<String> lines = decode("decode", SAMPLE, "--frames", "13-14").lines().toList();

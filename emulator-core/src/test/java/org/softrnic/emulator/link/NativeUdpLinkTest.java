@@ -163,6 +163,8 @@ class NativeUdpLinkTest {
             ns.ip("neigh", "add", "10.77.0.2", "lladdr", "02:00:00:00:00:02", "dev", "gso0");
             List<byte[]> frames = ns.inside(() -> {
                 try (Arena arena = Arena.ofConfined(); Tap tap = Tap.open("gso0")) {
+                    // the carrier comes up as the TAP is opened, but not at once: a send before it finds the route down
+                    ns.awaitCarrier("gso0");
                     NativeUdpLink link = NativeUdpLink.open(InetAddress.getByName("10.77.0.1"), 4791, 4791, Arena.ofAuto());
                     try (link) {
                         UdpPair.Device d = UdpPair.device("10.77.0.1", 4791, link.profile(), Mtu.MTU_4096, link);

@@ -98,6 +98,11 @@ final class NetNamespace implements AutoCloseable {
         run(cmd);
     }
 
+    /** Waits up to two seconds for {@code dev} to have a carrier (a TAP has one once a process opened it). */
+    void awaitCarrier(String dev) throws Exception {
+        for (int i = 0; i < 200 && run(List.of("ip", "-n", name, "-o", "link", "show", dev)).contains("NO-CARRIER"); i++) Thread.sleep(10);
+    }
+
     private static String run(List<String> cmd) throws Exception {
         Path out = Files.createTempFile("netns", ".out");
         try {

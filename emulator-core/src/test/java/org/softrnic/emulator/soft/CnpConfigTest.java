@@ -54,4 +54,32 @@ class CnpConfigTest {
             b.close();
         }
     }
+
+    @Test
+    void dcqcnKeysNameTheProfileAndItsParametersByFirmwareName() throws Exception {
+        java.nio.file.Path yaml = java.nio.file.Files.createTempFile("dcqcn", ".yaml");
+        try {
+            java.nio.file.Files.writeString(yaml, "name: rp\ngids: [10.2.0.9]\ndcqcn: firmware\nline_gbps: 25\n"
+                    + "dcqcn_params:\n  rpg_ai_rate: 8\n  rpg_time_reset: 100\n  clamp_tgt_rate: 1\n");
+            SoftRnicConfig c = org.softrnic.emulator.config.ConfigFiles.read(yaml);
+            assertEquals(8, c.reactionPoint().rpgAiRate());
+            assertEquals(100, c.reactionPoint().rpgTimeResetMicros());
+            assertTrue(c.reactionPoint().clampTgtRate());
+            assertEquals(1019, c.reactionPoint().dceTcpG(), "the rest is the firmware's");
+            assertEquals(25.0, c.lineGbps());
+        } finally {
+            java.nio.file.Files.deleteIfExists(yaml);
+        }
+        var unknown = org.junit.jupiter.api.Assertions.assertThrows(org.softrnic.emulator.config.ConfigException.class,
+                () -> SoftRnicConfig.builder().gid("10.2.0.9").dcqcn("paper").dcqcnParam("rpg_ai_rat", 8).build());
+        assertTrue(unknown.getMessage().contains("no DCQCN parameter is named rpg_ai_rat") && unknown.getMessage().contains("rpg_ai_rate"),
+                unknown.getMessage());
+        var range = org.junit.jupiter.api.Assertions.assertThrows(org.softrnic.emulator.config.ConfigException.class,
+                () -> SoftRnicConfig.builder().gid("10.2.0.9").dcqcn("firmware").dcqcnParam("dce_tcp_g", 2000).build());
+        assertTrue(range.getMessage().contains("dce_tcp_g 2000 not in 0..1024"), range.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(org.softrnic.emulator.config.ConfigException.class,
+                () -> SoftRnicConfig.builder().gid("10.2.0.9").dcqcnParam("rpg_ai_rate", 8).build(), "parameters without a profile");
+        org.junit.jupiter.api.Assertions.assertThrows(org.softrnic.emulator.config.ConfigException.class,
+                () -> SoftRnicConfig.builder().gid("10.2.0.9").dcqcn("hpcc").build());
+    }
 }

@@ -126,6 +126,13 @@ public final class SimFabric {
         this.dropRule = rule;
     }
 
+    private Predicate<Packet> markRule;
+
+    /** Marks CE each ECN-capable packet the rule selects, as a congested switch would: e.g. "the 3rd packet". */
+    public void markWhen(Predicate<Packet> rule) {
+        this.markRule = rule;
+    }
+
     /** Keeps every packet in {@link #trace()}; off by default, since long lossy runs send millions. */
     public void tracing(boolean on) {
         this.tracing = on;
@@ -210,7 +217,7 @@ public final class SimFabric {
 
     private void send(int from, PacketBuffer buf, int off, int len) {
         // the trace and a drop rule may keep the bytes they are shown: those get an array of their own
-        boolean pooled = !tracing && dropRule == null;
+        boolean pooled = !tracing && dropRule == null && markRule == null;
         byte[] bytes = pooled ? arrays.take(len) : new byte[len];
         java.lang.foreign.MemorySegment.copy(buf.segment, java.lang.foreign.ValueLayout.JAVA_BYTE, off, bytes, 0, len);
         packetCount++;
@@ -226,7 +233,7 @@ public final class SimFabric {
         boolean lost = faults.loss() > 0 && random.nextDouble() < faults.loss();
         boolean reordered = faults.reorder() > 0 && random.nextDouble() < faults.reorder();
         if (reordered) at += faults.delayNanos() + 1;
-        Packet p = tracing || dropRule != null ? new Packet(now, at, from, bytes, false, false) : null;
+        Packet p = tracing || dropRule != null || markRule != null ? new Packet(now, at, from, bytes, false, false) : null;
         LinkCounts counts = linkCounts(from);
         if (lost || to < 0 || (dropRule != null && dropRule.test(p))) {
             counts.dropped();
@@ -235,6 +242,7 @@ public final class SimFabric {
             return;
         }
         if (reordered) counts.reordered();
+        if (markRule != null && markRule.test(p) && Network.markCe(bytes, len)) counts.ecnMarked();
         if (faults.ecnMark() > 0 && random.nextDouble() < faults.ecnMark()) {
             Ecn.markCongestion(java.lang.foreign.MemorySegment.ofArray(bytes).asSlice(0, len), 0);
             counts.ecnMarked();

@@ -13,8 +13,17 @@ public final class DeviceOptions {
     @Option(names = "--link", paramLabel = "SPEC",
             description = "soft provider: udp:ADDR[:PORT] (default udp:127.0.0.1; RoCE port 4791 unless given), or a frame port:"
                     + " qemu's socket netdev, qemu-listen:PORT,ip=A/N[,mac=M] or qemu-connect:PORT,ip=A/N[,mac=M], or a TAP device,"
-                    + " tap:IFNAME,ip=A/N[,mac=M]; a frame port also takes ,loss=P[,seed=S] (that share of RoCE packets dropped each way)")
+                    + " tap:IFNAME,ip=A/N[,mac=M]; a frame port also takes ,loss=P[,seed=S] (that share of RoCE packets dropped each way) and ,ecn=P (that share of"
+                    + " the ECN-capable ones that arrive marked CE)")
     String link;
+
+    @Option(names = "--cnp", paramLabel = "MODE", description = "soft provider: DCQCN's notification point, off (default, as rxe),"
+            + " firmware (a CNP per QP at most every 4 µs for CE-marked packets) or paper (every 50 µs)")
+    String cnp;
+
+    @Option(names = "--dcqcn", paramLabel = "MODE", description = "soft provider: DCQCN's reaction point on each RC/UC QP, off (default),"
+            + " firmware or paper: CNPs cut the QP's rate, its data goes out ECT(0)")
+    String dcqcn;
 
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "the device's name (soft: softrnic0; ibverbs: the first listed)")
     String device;
@@ -59,10 +68,15 @@ public final class DeviceOptions {
         return switch (provider) {
             case "soft" -> {
                 org.softrnic.cli.OutputFiles.check(trace, "--trace");
-                yield ToolDevice.run(command, deviceName(), link != null ? link : "udp:127.0.0.1", trace, body);
+                yield ToolDevice.run(command, deviceName(), link != null ? link : "udp:127.0.0.1", trace,
+                        new ToolDevice.Congestion(cnp, dcqcn), body);
             }
             case "ibverbs" -> {
                 if (link != null) throw new UserError("--link applies to the soft provider; a real device sends through its own interface");
+                if (cnp != null || dcqcn != null) {
+                    throw new UserError("--cnp and --dcqcn configure the soft RNIC; a real device's DCQCN is its firmware's"
+                            + " (/sys/class/net/IFACE/ecn/roce_np and roce_rp on mlx5)");
+                }
                 if (trace != null) {
                     throw new UserError("--trace records a soft RNIC's packets; for a real device capture its interface"
                             + " (tcpdump -i IFACE udp port 4791)");

@@ -29,6 +29,16 @@ public final class ToolDevice {
      * {@code trace}, when not null, records every packet it sends and receives.
      */
     public static int run(String command, String device, String link, java.nio.file.Path trace, Body body) throws Exception {
+        return run(command, device, link, trace, Congestion.OFF, body);
+    }
+
+    /** The soft RNIC's DCQCN: its notification point and its reaction point, each off, firmware or paper (null: off). */
+    public record Congestion(String cnp, String dcqcn) {
+        public static final Congestion OFF = new Congestion(null, null);
+    }
+
+    /** {@link #run(String, String, String, java.nio.file.Path, Body)} with DCQCN as {@code cc} says. */
+    public static int run(String command, String device, String link, java.nio.file.Path trace, Congestion cc, Body body) throws Exception {
         LinkSpec spec;
         try {
             spec = LinkSpec.parse(link);
@@ -49,9 +59,10 @@ public final class ToolDevice {
                     .gid(spec.address().getHostAddress()).mtu(4096).link(link)
                     // keys unlike any other run's, as a real device's are (a fixed seed is for replaying a model run)
                     .seed(System.nanoTime() ^ ProcessHandle.current().pid() << 32).trace(trace == null ? null : trace.toString())
-                    .udpPort(spec.frames() ? 4791 : spec.port()).progress("inline").build();
+                    .udpPort(spec.frames() ? 4791 : spec.port()).progress("inline").cnp(cc.cnp()).dcqcn(cc.dcqcn()).build();
         } catch (org.softrnic.emulator.config.ConfigException e) {
-            throw new UserError("--link " + link + ": " + e.getMessage());
+            throw new UserError((e.getMessage().startsWith("cnp") || e.getMessage().startsWith("dcqcn") ? "--" : "--link " + link + ": ")
+                    + e.getMessage());
         }
         try (SoftRnic dev = SoftRnic.open(config); RdmaContext ctx = dev.open()) {
             int status = body.run(ctx, dev::progress);

@@ -68,6 +68,10 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "the run's seed: a seed replays it exactly (default: ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(names = "--topology", paramLabel = "FILE", description = "hosts, switches and links from a JSON or YAML file instead of the"
+            + " star the options describe: the first host receives, the others send (see docs/congestion.md)")
+    java.nio.file.Path topology;
+
     @Option(names = "--json", description = "one JSON object")
     boolean json;
 
@@ -84,8 +88,9 @@ public final class SimCommand implements Callable<Integer> {
         try {
             boolean two = scenario.equals("two-flow");
             s = new Scenario(scenario, two ? 2 : senders, gbps, 1_000, buffer, cc, profile, pfc.equals("on"), marking(),
-                    durationMs, measureFromMs == null ? durationMs / 2 : measureFromMs, windowMs, two ? joinMs : 0, 65536, seed);
-        } catch (IllegalArgumentException e) {
+                    durationMs, measureFromMs == null ? durationMs / 2 : measureFromMs, windowMs, two ? joinMs : 0, 65536, seed, null);
+            if (topology != null) s = s.withTopology(org.softrnic.emulator.config.ConfigFiles.readTopology(topology));
+        } catch (IllegalArgumentException | org.softrnic.emulator.config.ConfigException e) {
             throw new UserError(e.getMessage());
         }
         ScenarioResult r = ScenarioRunner.run(s);
@@ -109,9 +114,10 @@ public final class SimCommand implements Callable<Integer> {
 
     static void print(ScenarioResult r, PrintWriter out) {
         Scenario s = r.scenario();
-        out.printf(Locale.ROOT, "%s: %d sender(s) at %s Gb/s, buffer %d B, cc %s%s, pfc %s, seed %d; over [%s, %s] ms:%n", s.name(), s.senders(),
-                fmt(s.gbps()), s.bufferBytes(), s.cc(), s.cc().equals("dcqcn") ? " (" + s.profile() + ")" : "", s.pfc() ? "on" : "off",
-                s.seed(), fmt(s.measureFromMs()), fmt(s.durationMs()));
+        String shape = s.topology() != null ? "its topology's links and switches"
+                : "at " + fmt(s.gbps()) + " Gb/s, buffer " + s.bufferBytes() + " B, pfc " + (s.pfc() ? "on" : "off");
+        out.printf(Locale.ROOT, "%s: %d sender(s) %s, cc %s%s, seed %d; over [%s, %s] ms:%n", s.name(), s.senders(), shape, s.cc(),
+                s.cc().equals("dcqcn") ? " (" + s.profile() + ")" : "", s.seed(), fmt(s.measureFromMs()), fmt(s.durationMs()));
         for (ScenarioResult.Flow f : r.flows()) {
             out.printf(Locale.ROOT, "  flow %d: %.3f Gb/s%s%n", f.id(), f.avgGbps(), f.error() == null ? "" : "  (stopped: " + f.error() + ")");
         }

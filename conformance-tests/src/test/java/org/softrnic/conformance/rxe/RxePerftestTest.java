@@ -120,4 +120,34 @@ class RxePerftestTest {
             Interop.assertEveryIcrcValid(pcap, 10);
         }
     }
+
+    /**
+     * CNPs toward rxe, which has no reaction point and must not be disturbed by them: ib_write_bw on rxe sends its
+     * data ECT(0) (--tclass 2), softrnic's frame port marks every ECN-capable packet CE as it arrives (ecn=1: a
+     * congested switch in between), and softrnic, a notification point (--cnp firmware), answers with CNPs. rxe has
+     * no CNP in its opcode table and drops them; the test completes as without them.
+     */
+    @ParameterizedTest(name = "frames path, CE-marked write_bw: softrnic {1} sends CNPs ({0})")
+    @CsvSource({"ci, server"})
+    void rxeIgnoresTheCnpsSoftrnicSends(String tier, String softrnicRole) throws Exception {
+        Interop.tier(tier);
+        int iters = 200;
+        try (RxeRun ns = RxeRun.on("frames", "perftest-cnp-" + softrnicRole)) {
+            Path pcap = ns.dir.resolve("link.pcap");
+            String tool = "timeout 200 ib_write_bw -d rxe0 -x $GID4 --tclass=2 -n " + iters;
+            String done = "; echo \"[tool rc=$?]\"";
+            Process soft = ns.runPair(softrnicRole.equals("server"), List.of("perftest", "write_bw", "--link", ns.softrnicLink(",ecn=1"),
+                    "--cnp", "firmware", "-x", "1", "-n", "" + iters, "-p", "" + ns.oobPort), tool, done, pcap);
+            String g = ns.output("guest");
+            String mine = ns.output("softrnic");
+            assertEquals(0, soft.exitValue(), mine + ns.errors("softrnic") + g);
+            assertTrue(g.contains("[tool rc=0]"), "ib_write_bw failed:\n" + g + ns.errors("guest"));
+            assertTrue(g.contains(String.format(" %-7d    %-10d ", 65536, iters)), "rxe's report has no row:\n" + g);
+            String decoded = Interop.decode(pcap);
+            long cnps = decoded.lines().filter(l -> l.contains("RoCEv2  CNP")).count();
+            assertTrue(cnps > 0, "softrnic sent no CNP for the CE-marked WRITEs:\n" + decoded);
+            assertEquals(cnps, decoded.lines().filter(l -> l.contains("RoCEv2  CNP  ICRC ok")).count(), "every CNP verifies");
+            Interop.assertEveryIcrcValid(pcap, iters);
+        }
+    }
 }

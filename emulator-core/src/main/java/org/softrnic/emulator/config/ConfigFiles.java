@@ -36,6 +36,27 @@ public final class ConfigFiles {
         }
     }
 
+    /** A virtual-time fabric's topology from a JSON or YAML file ({@link TopologyConfig}). */
+    public static org.softrnic.nic.sim.Topology readTopology(Path file) {
+        String name = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        ObjectMapper mapper = name.endsWith(".yaml") || name.endsWith(".yml") ? YAML : JSON;
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot be read (" + e.getMessage() + ")", e);
+        }
+        try {
+            return mapper.readValue(text, TopologyConfig.class).toTopology();
+        } catch (JacksonException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof ConfigException ce) throw new ConfigException(file + ": " + ce.getMessage(), ce);
+            throw new ConfigException(file + ": " + e.getOriginalMessage(), e);
+        } catch (ConfigException e) {
+            throw new ConfigException(file + ": " + e.getMessage(), e);
+        }
+    }
+
     public static SoftRnicConfig parseJson(String text) {
         return parse(JSON, text, "JSON");
     }

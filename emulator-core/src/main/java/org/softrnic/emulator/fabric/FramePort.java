@@ -42,6 +42,8 @@ public final class FramePort implements Port {
     private final boolean v6;
     private final int prefixBits;
     private final double loss;
+    private final double ecn;
+    private long marked;
     private final java.util.SplittableRandom random;
     private final PacketBuffer rx;
     private final PacketBuffer control;
@@ -56,7 +58,7 @@ public final class FramePort implements Port {
     private long framesOut;
     private long solicitations;
 
-    private FramePort(FrameEndpoint endpoint, long mac, InetAddress address, int prefix, double loss, long seed) {
+    private FramePort(FrameEndpoint endpoint, long mac, InetAddress address, int prefix, double loss, double ecn, long seed) {
         this.endpoint = endpoint;
         byte[] a = address.getAddress();
         this.v6 = a.length == 16;
@@ -70,6 +72,7 @@ public final class FramePort implements Port {
         this.prefixBits = v6 ? prefix : 96 + prefix;
         this.mac = mac >= 0 ? mac : 0x0200_0000_0000L | (ourLo & 0xffff_ffffL); // 02:00 and the low 32 bits
         this.loss = loss;
+        this.ecn = ecn;
         this.random = new java.util.SplittableRandom(seed);
         this.rx = PacketBuffer.allocate(arena, MAX_FRAME + HEADROOM);
         this.control = PacketBuffer.allocate(arena, 128);
@@ -92,7 +95,7 @@ public final class FramePort implements Port {
             case TAP -> TapEndpoint.open(link.device());
             default -> throw new IllegalArgumentException("--link " + link.text() + " is not a frame link");
         };
-        return new FramePort(e, link.mac(), link.address(), link.prefix(), link.loss(), link.seed());
+        return new FramePort(e, link.mac(), link.address(), link.prefix(), link.loss(), link.ecn(), link.seed());
     }
 
     public long mac() {
@@ -190,6 +193,19 @@ public final class FramePort implements Port {
         return true;
     }
 
+    /**
+     * {@code ecn=}: an arriving ECN-capable packet (its IP header at {@code ip}) marked CE, as by a congested switch in
+     * front of the port; counted. Only arrivals: the device's own packets, CNPs among them, leave as they were made.
+     */
+    private void mark(MemorySegment s, long ip) {
+        if (ecn > 0 && random.nextDouble() < ecn && org.softrnic.wire.frame.Ecn.markCongestion(s, ip)) marked++;
+    }
+
+    @Override
+    public void putLinkCounts(java.util.Map<String, Long> counters) {
+        org.softrnic.nic.sim.LinkCounts.put(counters, dropped(), 0, 0, marked);
+    }
+
     private boolean loses() {
         if (loss > 0 && random.nextDouble() < loss) {
             lost++;
@@ -218,6 +234,7 @@ public final class FramePort implements Port {
             if (NeighbourTable.v4(Be.u32(s, ip + 16)) != ourLo) return; // not for us
             learn(0, NeighbourTable.v4(Be.u32(s, ip + 12)), src);
             if (loses()) return;
+            mark(s, ip);
             int total = Be.u16(s, ip + 2); // frames shorter than 60 bytes were padded: trust the IP length
             nic.receive(rx, ip, Math.min(total, length - Ethernet.LENGTH));
         } else if (type == Ethernet.ETHERTYPE_IPV6 && length >= Ethernet.LENGTH + 40 && v6) {
@@ -229,6 +246,7 @@ public final class FramePort implements Port {
             if (Be.u64(s, ip + 24) != ourHi || Be.u64(s, ip + 32) != ourLo) return; // not for us
             learn(Be.u64(s, ip + 8), Be.u64(s, ip + 16), src);
             if (loses()) return;
+            mark(s, ip);
             nic.receive(rx, ip, total);
         }
         // the other family, LLDP and the rest: not ours

@@ -13,7 +13,8 @@ import org.softrnic.wire.frame.Udp;
  * <li>{@code tap:IFNAME,ip=A/N[,mac=M]}: the frame port on a Linux TAP device.</li>
  * <li>A frame port's address is IPv4 (ARP) or IPv6 (neighbour discovery).</li>
  * </ul>
- * A frame port also takes {@code loss=P[,seed=S]}: it drops that share of the RoCE packets each way.
+ * A frame port also takes {@code loss=P[,seed=S]}: it drops that share of the RoCE packets each way; and
+ * {@code ecn=P}: it marks that share of the ECN-capable ones that arrive CE, as a congested switch in front of it would.
  *
  * @param address null for inproc
  * @param port    the UDP port (4791 unless given, 0 to let the kernel pick one), or the qemu socket's TCP port
@@ -21,17 +22,18 @@ import org.softrnic.wire.frame.Udp;
  * @param mac     the frame port's MAC (48 bits), or -1 for one made from the address
  * @param device  the TAP device's name
  * @param loss    the share of RoCE packets a frame port drops each way
- * @param seed    where the drops come from
+ * @param ecn     the share of arriving ECN-capable RoCE packets a frame port marks CE, as a congested switch in front of it
+ * @param seed    where the drops and marks come from
  */
 public record LinkSpec(String text, Kind kind, InetAddress address, int port, int prefix, long mac, String device, double loss,
-                       long seed) {
+                       double ecn, long seed) {
     public enum Kind { INPROC, UDP, QEMU_LISTEN, QEMU_CONNECT, TAP }
 
     private static final String FRAME_FORMS = "qemu-listen:PORT,ip=A/N[,mac=M], qemu-connect:PORT,ip=A/N[,mac=M]"
-            + " or tap:IFNAME,ip=A/N[,mac=M] (each also [,loss=P[,seed=S]])";
+            + " or tap:IFNAME,ip=A/N[,mac=M] (each also [,loss=P][,ecn=P][,seed=S])";
 
     public LinkSpec(String text, Kind kind, InetAddress address, int port) {
-        this(text, kind, address, port, 0, -1, null, 0, 1);
+        this(text, kind, address, port, 0, -1, null, 0, 0, 1);
     }
 
     /** True for the links where softrnic owns whole Ethernet frames. */
@@ -105,6 +107,7 @@ public record LinkSpec(String text, Kind kind, InetAddress address, int port, in
         int prefix = 0;
         long mac = -1;
         double loss = 0;
+        double ecn = 0;
         long seed = 1;
         for (int i = 1; i < parts.length; i++) {
             String p = parts[i];
@@ -131,6 +134,13 @@ public record LinkSpec(String text, Kind kind, InetAddress address, int port, in
                     loss = -1;
                 }
                 if (!(loss >= 0 && loss < 1)) throw new IllegalArgumentException("--link " + spec + ": loss=P needs 0 <= P < 1");
+            } else if (p.startsWith("ecn=")) {
+                try {
+                    ecn = Double.parseDouble(p.substring(4));
+                } catch (NumberFormatException e) {
+                    ecn = -1;
+                }
+                if (!(ecn >= 0 && ecn <= 1)) throw new IllegalArgumentException("--link " + spec + ": ecn=P needs 0 <= P <= 1");
             } else if (p.startsWith("seed=")) {
                 try {
                     seed = Long.parseLong(p.substring(5));
@@ -138,10 +148,10 @@ public record LinkSpec(String text, Kind kind, InetAddress address, int port, in
                     throw new IllegalArgumentException("--link " + spec + ": seed=S needs a whole number");
                 }
             } else {
-                throw new IllegalArgumentException("--link " + spec + ": unknown setting '" + p + "' (ip=A/N, mac=M, loss=P, seed=S)");
+                throw new IllegalArgumentException("--link " + spec + ": unknown setting '" + p + "' (ip=A/N, mac=M, loss=P, ecn=P, seed=S)");
             }
         }
         if (address == null) throw new IllegalArgumentException("--link " + spec + ": the frame port needs ip=A/N");
-        return new LinkSpec(spec, kind, address, port, prefix, mac, device, loss, seed);
+        return new LinkSpec(spec, kind, address, port, prefix, mac, device, loss, ecn, seed);
     }
 }

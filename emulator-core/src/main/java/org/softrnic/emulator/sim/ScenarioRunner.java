@@ -47,23 +47,24 @@ public final class ScenarioRunner {
     public static ScenarioResult run(Scenario s) {
         long wall0 = System.nanoTime();
         Runtime rt = Runtime.getRuntime();
-        List<String> hosts = new ArrayList<>();
-        hosts.add("r");
-        for (int i = 1; i <= s.senders(); i++) hosts.add("s" + i);
-        Topology topology = Topology.star(hosts, new Topology.Switch("sw", s.bufferBytes(), s.ecn(), pfc(s)), s.gbps(), s.delayNanos());
+        Topology topology = s.topology() != null ? s.topology() : star(s);
+        String receiverName = topology.hosts().getFirst();
+        Topology.Link receiverLink = linkOf(topology, receiverName);
+        String upstream = receiverLink.a().equals(receiverName) ? receiverLink.b() : receiverLink.a();
         boolean dcqcn = s.cc().equals("dcqcn");
         SoftFabric fabric = SoftFabric.virtual(s.seed(), topology);
         Arena arena = Arena.ofShared();
         try {
             SimFabric sim = fabric.simulation();
-            SoftRnic receiver = fabric.add(config("r", "10.0.0.1", s, dcqcn));
+            SoftRnic receiver = fabric.add(config(receiverName, "10.0.0.1", s, receiverLink.gbps(), dcqcn));
             RdmaContext rctx = receiver.open();
             ProtectionDomain rpd = rctx.allocPd();
             CompletionQueue rcq = rctx.createCq(s.senders() + 16);
             MemoryRegion rmr = rpd.regMr(arena.allocate(s.messageBytes(), 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             List<Sender> senders = new ArrayList<>();
             for (int i = 1; i <= s.senders(); i++) {
-                SoftRnic dev = fabric.add(config("s" + i, "10." + (1 + i / 250) + "." + (i % 250) + ".2", s, dcqcn));
+                String name = topology.hosts().get(i);
+                SoftRnic dev = fabric.add(config(name, "10." + (1 + i / 250) + "." + (i % 250) + ".2", s, linkOf(topology, name).gbps(), dcqcn));
                 RdmaContext ctx = dev.open();
                 ProtectionDomain pd = ctx.allocPd();
                 CompletionQueue cq = ctx.createCq(DEPTH * 2);
@@ -104,12 +105,12 @@ public final class ScenarioRunner {
                 int w = (int) Math.min(windows - 1, (t - t0 - 1) / window);
                 for (Sender x : senders) x.reap(wcs, w, t >= from && t <= end);
                 if (t >= nextSample) {
-                    PortStatistics down = sim.portStatistics("sw", "r");
+                    PortStatistics down = sim.portStatistics(upstream, receiverName);
                     queue.add(new ScenarioResult.QueueSample((nextSample - t0) / 1e6, down.queuedBytes()));
                     nextSample += window;
                 }
             }
-            PortStatistics down = sim.portStatistics("sw", "r");
+            PortStatistics down = sim.portStatistics(upstream, receiverName);
             long[] after = totals(fabric);
             long pauses = 0;
             for (PortStatistics p : sim.portStatistics()) pauses += p.pauseFramesSent();
@@ -131,6 +132,19 @@ public final class ScenarioRunner {
             fabric.abandon(); // the contexts, QPs and regions with it
             arena.close();
         }
+    }
+
+    /** The spec's star: a receiver r and senders s1..sN, each on its own link to one switch, sw. */
+    private static Topology star(Scenario s) {
+        List<String> hosts = new ArrayList<>();
+        hosts.add("r");
+        for (int i = 1; i <= s.senders(); i++) hosts.add("s" + i);
+        return Topology.star(hosts, new Topology.Switch("sw", s.bufferBytes(), s.ecn(), pfc(s)), s.gbps(), s.delayNanos());
+    }
+
+    /** The one link of host {@code host}. */
+    private static Topology.Link linkOf(Topology t, String host) {
+        return t.links().stream().filter(l -> l.a().equals(host) || l.b().equals(host)).findFirst().orElseThrow();
     }
 
     /** CNPs sent and handled over every device. */
@@ -156,9 +170,9 @@ public final class ScenarioRunner {
         return Pfc.on(DATA_DSCP >>> 3, xoff, s.gbps(), s.delayNanos(), MTU_FRAME);
     }
 
-    private static SoftRnicConfig config(String name, String ip, Scenario s, boolean dcqcn) {
+    private static SoftRnicConfig config(String name, String ip, Scenario s, double lineGbps, boolean dcqcn) {
         return SoftRnicConfig.builder().name(name).gid(ip).mtu(1024).link("inproc").seed(s.seed() + name.hashCode())
-                .cnp(dcqcn ? s.profile() : "off").dcqcn(dcqcn ? s.profile() : "off").lineGbps(s.gbps())
+                .cnp(dcqcn ? s.profile() : "off").dcqcn(dcqcn ? s.profile() : "off").lineGbps(lineGbps)
                 .maxUnackedPsns(HARDWARE_WINDOW).build();
     }
 

@@ -26,7 +26,9 @@ class LinkSpecTest {
         assertEquals(0x0200_0000_0007L, listen.mac());
         assertEquals(0.05, listen.loss());
         assertEquals(9, listen.seed());
+        assertEquals(0, listen.ecn());
         assertTrue(listen.frames());
+        assertEquals(1.0, LinkSpec.parse("qemu-listen:5555,ip=192.0.2.100/24,ecn=1").ecn());
 
         LinkSpec tap = LinkSpec.parse("tap:srn0,ip=fd00:1::64/64");
         assertEquals(LinkSpec.Kind.TAP, tap.kind());
@@ -50,6 +52,7 @@ class LinkSpecTest {
             "tap:a-name-far-too-long,ip=10.0.0.1/24|1 to 15 letters",
             "tap:srn0,ip=10.0.0.1/24,loss=1.5|loss=P needs 0 <= P < 1",
             "tap:srn0,ip=10.0.0.1/24,seed=x|seed=S needs a whole number",
+            "tap:srn0,ip=10.0.0.1/24,ecn=2|ecn=P needs 0 <= P <= 1",
             "tap:srn0,ip=10.0.0.1/24,mac=zz|mac=M is six hex bytes",
             "tap:srn0,ip=10.0.0.1/24,mtu=9000|unknown setting 'mtu=9000'"})
     void wrongFormsSayWhatIsWrong(String spec, String words) {

@@ -75,4 +75,35 @@ class ScenarioTest {
         }
         assertTrue(r.pfcPauseFrames() > 0, "the switch paused its senders");
     }
+
+    /** A topology from a file: two switches, the link between them the bottleneck; DCQCN shares it without a drop. */
+    @org.junit.jupiter.api.Test
+    void aTopologyFileWithTwoSwitches() throws Exception {
+        java.nio.file.Path yaml = java.nio.file.Path.of("../docs/topologies/two-tier.yaml");
+        org.softrnic.nic.sim.Topology t = org.softrnic.emulator.config.ConfigFiles.readTopology(yaml);
+        assertEquals(2, t.switches().size());
+        ScenarioResult r = ScenarioRunner.run(Scenario.incast(2, 10, "dcqcn", "firmware", false, 20, 1).withTopology(t));
+        assertEquals(2, r.flows().size());
+        assertEquals(0, r.drops());
+        assertTrue(r.goodputGbps() > 0.95 * FULL, "the bottleneck is used: " + r.goodputGbps());
+        for (ScenarioResult.Flow f : r.flows()) assertEquals(FULL / 2, f.avgGbps(), FULL / 2 * 0.15, "flow " + f.id());
+        assertTrue(r.cnpSent() > 0, "the leaf's queue marked");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aTopologyFileThatNamesNoNodeIsRefusedWithItsReason() throws Exception {
+        java.nio.file.Path bad = java.nio.file.Files.createTempFile("topology", ".yaml");
+        try {
+            java.nio.file.Files.writeString(bad, "hosts: [r, s1]\nlinks:\n  - {a: s1, b: sw, gbps: 10}\n");
+            var e = org.junit.jupiter.api.Assertions.assertThrows(org.softrnic.emulator.config.ConfigException.class,
+                    () -> org.softrnic.emulator.config.ConfigFiles.readTopology(bad));
+            assertTrue(e.getMessage().contains("link s1-sw names no node sw"), e.getMessage());
+            java.nio.file.Files.writeString(bad, "hosts: [r]\nlinks: [{a: r, b: s, gbps: 10}]\nswitchez: []\n");
+            e = org.junit.jupiter.api.Assertions.assertThrows(org.softrnic.emulator.config.ConfigException.class,
+                    () -> org.softrnic.emulator.config.ConfigFiles.readTopology(bad));
+            assertTrue(e.getMessage().contains("switchez"), e.getMessage());
+        } finally {
+            java.nio.file.Files.deleteIfExists(bad);
+        }
+    }
 }

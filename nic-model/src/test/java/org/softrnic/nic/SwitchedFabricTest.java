@@ -78,7 +78,7 @@ class SwitchedFabricTest {
 
     @Test
     void pfcPausesTheSendersInsteadOfDropping() {
-        Pfc pfc = Pfc.on(3, 40_000, 10, 1_000, 1024 + 44 + 38);
+        Pfc pfc = Pfc.on(3, 40_000, 10, 1_000, Pfc.MTU_1024_FRAME);
         SimFabric f = incast(new Topology.Switch("sw", 128 * 1024, EcnMarking.OFF, pfc), false);
         assertEquals(0, f.portStatistics("sw", "r").drops(), "lossless: paused, not dropped");
         assertTrue(f.portStatistics("sw", "s1").pauseFramesSent() > 0, "XOFF to s1");

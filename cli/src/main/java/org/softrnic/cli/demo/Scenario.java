@@ -133,7 +133,7 @@ enum Scenario {
         r.note(String.format(java.util.Locale.ROOT, "A's reaction point 12 µs in: rate RC %.0f Mb/s of a 10000 Mb/s line, target RT"
                 + " %.0f Mb/s, α %.0f of 1023, %d CNP(s) handled; each packet now leaves %.2f µs after the last, not %.2f",
                 before.currentRateMbps(), before.targetRateMbps(), before.alpha(), before.cnpsHandled(),
-                (1024 + 44 + 38) * 8.0 / before.currentRateMbps(), (1024 + 44 + 38) * 8.0 / 10_000));
+                org.softrnic.nic.sim.Pfc.MTU_1024_FRAME * 8.0 / before.currentRateMbps(), org.softrnic.nic.sim.Pfc.MTU_1024_FRAME * 8.0 / 10_000));
         r.run();
         var after = r.a.device().rateState(r.a.qp());
         r.note(String.format(java.util.Locale.ROOT, "once nothing more is marked, the increase timer (every 300 µs) brings RC back: %.0f Mb/s"

@@ -125,6 +125,7 @@ public final class SimCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "  drops %d (%.1f %% of arrivals); queue mean %.0f B, max %d B%n", r.drops(), 100 * r.dropFraction(),
                 r.queueMeanBytes(), r.queueMaxBytes());
         out.printf(Locale.ROOT, "  CNPs sent %d, handled %d; PFC pause frames %d%n", r.cnpSent(), r.cnpHandled(), r.pfcPauseFrames());
+        out.printf(Locale.ROOT, "  ran in %d ms of wall-clock time; heap in use at the end %d MB%n", r.wallMillis(), r.heapBytes() >> 20);
     }
 
     private static String fmt(double v) {
@@ -149,6 +150,8 @@ public final class SimCommand implements Callable<Integer> {
         m.put("cnp_handled", r.cnpHandled());
         m.put("pfc_pause_frames", r.pfcPauseFrames());
         m.put("goodput_gbps", r.goodputGbps());
+        m.put("wall_ms", r.wallMillis());
+        m.put("heap_bytes", r.heapBytes());
         return new tools.jackson.databind.ObjectMapper().writeValueAsString(m);
     }
 }

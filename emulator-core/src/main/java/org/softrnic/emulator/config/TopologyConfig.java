@@ -57,7 +57,7 @@ public record TopologyConfig(List<String> hosts, List<SwitchConfig> switches, Li
         if (priority < 0 || priority > 7) throw new ConfigException("pfc: priority must be 0..7, not " + priority);
         Topology.Link slowest = links.stream().filter(l -> l.a().equals(sw) || l.b().equals(sw))
                 .min(java.util.Comparator.comparingDouble(Topology.Link::gbps)).orElseThrow(() -> new ConfigException("switch " + sw + " has no link"));
-        Pfc d = Pfc.on(priority, required(p.xoffBytes(), "pfc: xoff_bytes"), slowest.gbps(), slowest.delayNanos(), 1024 + 44 + 38);
+        Pfc d = Pfc.on(priority, required(p.xoffBytes(), "pfc: xoff_bytes"), slowest.gbps(), slowest.delayNanos(), Pfc.MTU_1024_FRAME);
         return new Pfc(d.priorities(), d.xoffBytes(), p.xonBytes() == null ? d.xonBytes() : p.xonBytes(),
                 p.headroomBytes() == null ? d.headroomBytes() : p.headroomBytes(), p.quanta() == null ? d.quanta() : p.quanta());
     }

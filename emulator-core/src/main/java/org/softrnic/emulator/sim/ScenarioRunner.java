@@ -40,7 +40,7 @@ public final class ScenarioRunner {
     static final int HARDWARE_WINDOW = 1 << 16;
     /** How often, in virtual time, the senders' completions are polled and their WRITEs posted again. */
     private static final long SLICE_NANOS = 10_000;
-    private static final int MTU_FRAME = 1024 + 44 + 38;
+    private static final int MTU_FRAME = Pfc.MTU_1024_FRAME;
 
     private ScenarioRunner() { }
 

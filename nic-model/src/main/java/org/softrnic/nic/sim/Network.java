@@ -16,8 +16,6 @@ import org.softrnic.nic.Nic;
 final class Network {
     /** A host's port holds its requesters back once this much waits in it (see {@link org.softrnic.nic.TxGate}). */
     static final int GATE_BYTES = 8 * 1024;
-    /** Ethernet header, FCS, preamble and inter-frame gap around each IP packet. */
-    static final int FRAMING_BYTES = 38;
 
     private final SimFabric fabric;
     private final SplittableRandom random;
@@ -121,7 +119,7 @@ final class Network {
     void send(int from, Flight f, long now) {
         f.from = from;
         f.sentAt = now;
-        f.wire = f.length + FRAMING_BYTES;
+        f.wire = f.length + org.softrnic.wire.frame.Ethernet.FRAMING_BYTES;
         f.prio = priority(f.bytes);
         EgressPort up = uplink[from];
         up.arrivals++;

@@ -33,6 +33,9 @@ public record Pfc(int priorities, long xoffBytes, long xonBytes, long headroomBy
         return new Pfc(1 << priority, xoffBytes, Math.max(0, xoffBytes - 2L * mtuFrameBytes), headroom, 0xffff);
     }
 
+    /** A RoCEv2 packet at path MTU 1024 on the wire: payload, IPv4, UDP, BTH and ICRC (44 bytes), Ethernet framing. */
+    public static final int MTU_1024_FRAME = 1024 + 44 + org.softrnic.wire.frame.Ethernet.FRAMING_BYTES;
+
     public boolean lossless(int priority) {
         return (priorities >>> priority & 1) != 0;
     }

@@ -17,9 +17,6 @@ import org.softrnic.wire.frame.FrameWriter;
  * rxe has none of it.
  */
 final class Congestion {
-    /** Ethernet header, FCS, preamble and inter-frame gap: what a packet occupies on the wire beyond its IP bytes. */
-    static final int FRAMING_BYTES = 14 + 4 + 8 + 12;
-
     private final Engine engine;
     private NotificationPoint np = NotificationPoint.OFF;
     private DcqcnParameters rp;
@@ -132,7 +129,7 @@ final class Congestion {
     void sent(QpContext c, int ipLength) {
         if (c.rp == null) return;
         long now = engine.now();
-        int wire = ipLength + FRAMING_BYTES;
+        int wire = ipLength + org.softrnic.wire.frame.Ethernet.FRAMING_BYTES;
         c.rp.sent(now, wire);
         double rate = c.rp.currentRate(now);
         c.paceAt = Math.max(c.paceAt, now) + wire * 8_000.0 / rate; // bits / (Mb/s) = µs

@@ -16,6 +16,8 @@ import org.softrnic.wire.header.HeaderView;
 public record Ethernet(long dst, long src, int vlanTci, int etherType) {
     public static final int LENGTH = 14;
     public static final int VLAN_TAG_LENGTH = 4;
+    /** What an untagged frame takes on the wire beyond its IP packet: header, FCS, preamble and SFD, inter-frame gap. */
+    public static final int FRAMING_BYTES = LENGTH + 4 + 8 + 12;
     public static final int TPID_8021Q = 0x8100;
     public static final int ETHERTYPE_IPV4 = 0x0800;
     public static final int ETHERTYPE_IPV6 = 0x86dd;

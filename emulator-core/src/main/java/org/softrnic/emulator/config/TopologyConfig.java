@@ -16,7 +16,7 @@ import org.softrnic.nic.sim.Topology;
  *   - {a: s1, b: sw, gbps: 10, delay_ns: 1000}
  * </pre>
  * A switch without {@code ecn} marks nothing; without {@code pfc} it is lossy. PFC's XON, headroom and quanta default
- * as {@link Pfc#on} computes them from the switch's slowest link.
+ * as {@link Pfc#on} computes them for the switch's link with the most bytes in flight (rate times delay).
  */
 public record TopologyConfig(List<String> hosts, List<SwitchConfig> switches, List<LinkConfig> links) {
     public record SwitchConfig(String name, Long bufferBytes, EcnConfig ecn, PfcConfig pfc) { }
@@ -55,9 +55,10 @@ public record TopologyConfig(List<String> hosts, List<SwitchConfig> switches, Li
         if (p == null) return Pfc.OFF;
         int priority = p.priority() == null ? 3 : p.priority();
         if (priority < 0 || priority > 7) throw new ConfigException("pfc: priority must be 0..7, not " + priority);
-        Topology.Link slowest = links.stream().filter(l -> l.a().equals(sw) || l.b().equals(sw))
-                .min(java.util.Comparator.comparingDouble(Topology.Link::gbps)).orElseThrow(() -> new ConfigException("switch " + sw + " has no link"));
-        Pfc d = Pfc.on(priority, required(p.xoffBytes(), "pfc: xoff_bytes"), slowest.gbps(), slowest.delayNanos(), Pfc.MTU_1024_FRAME);
+        // the headroom must hold what the longest, fastest of its links has in flight: size it for that one
+        Topology.Link widest = links.stream().filter(l -> l.a().equals(sw) || l.b().equals(sw))
+                .max(java.util.Comparator.comparingDouble(l -> l.gbps() * l.delayNanos())).orElseThrow(() -> new ConfigException("switch " + sw + " has no link"));
+        Pfc d = Pfc.on(priority, required(p.xoffBytes(), "pfc: xoff_bytes"), widest.gbps(), widest.delayNanos(), Pfc.MTU_1024_FRAME);
         return new Pfc(d.priorities(), d.xoffBytes(), p.xonBytes() == null ? d.xonBytes() : p.xonBytes(),
                 p.headroomBytes() == null ? d.headroomBytes() : p.headroomBytes(), p.quanta() == null ? d.quanta() : p.quanta());
     }

@@ -87,11 +87,16 @@ public final class Dcqcn {
         resetStages();
     }
 
-    /** The increase timer, every {@code rpg_time_reset}. */
+    /**
+     * The increase timer, every {@code rpg_time_reset}. The paper counts the stage and then applies its rule; the
+     * firmware (DOC-2790, isekai) applies the rule with the stage so far and then counts it, so its first event after a
+     * cut is fast recovery even with {@code rpg_threshold} 1.
+     */
     public void increaseTick() {
-        timerStage++;
         timerIncreased = true;
+        if (paper()) timerStage++;
         increase();
+        if (!paper()) timerStage++;
     }
 
     /** {@code bytes} more were sent: every {@code rpg_byte_reset} of them is an increase event. */
@@ -100,9 +105,10 @@ public final class Dcqcn {
         long unit = p.byteResetBytes();
         while (unit > 0 && bytesSinceStage >= unit) {
             bytesSinceStage -= unit;
-            byteStage++;
             byteIncreased = true;
+            if (paper()) byteStage++;
             increase();
+            if (!paper()) byteStage++;
         }
     }
 
@@ -119,6 +125,10 @@ public final class Dcqcn {
         }
         rt = Math.min(rt, line);
         rc = Math.min(line, (rt + rc) / 2);
+    }
+
+    private boolean paper() {
+        return p.profile() == DcqcnParameters.Profile.PAPER;
     }
 
     private void resetStages() {

@@ -19,6 +19,15 @@ public record DcqcnParameters(Profile profile, long rpgTimeResetMicros, long rpg
         if (initialAlpha < 0 || initialAlpha > 1024) throw new IllegalArgumentException("initial_alpha_value " + initialAlpha + " not in 0..1024");
         if (rpgMinDecFac < 0 || rpgMinDecFac > 100) throw new IllegalArgumentException("rpg_min_dec_fac " + rpgMinDecFac + " not in 0..100");
         if (rpgGd < 0 || rpgGd > 31) throw new IllegalArgumentException("rpg_gd " + rpgGd + " not in 0..31");
+        // a rate of 0 would hold the requester for ever; a period of 0 would be a timer event every nanosecond
+        if (!(rpgMinRate > 0)) throw new IllegalArgumentException("rpg_min_rate must be above 0 Mb/s, not " + rpgMinRate);
+        if (rpgTimeResetMicros < 1) throw new IllegalArgumentException("rpg_time_reset must be at least 1 µs, not " + rpgTimeResetMicros);
+        if (dceTcpRttMicros < 1) throw new IllegalArgumentException("dce_tcp_rtt must be at least 1 µs, not " + dceTcpRttMicros);
+        if (profile == Profile.FIRMWARE && rateReduceMonitorPeriodMicros < 1) {
+            throw new IllegalArgumentException("rate_reduce_monitor_period must be at least 1 µs, not " + rateReduceMonitorPeriodMicros);
+        }
+        if (rpgByteReset < 0) throw new IllegalArgumentException("rpg_byte_reset cannot be negative");
+        if (rpgAiRate < 0 || rpgHaiRate < 0 || rateToSetOnFirstCnp < 0) throw new IllegalArgumentException("rates cannot be negative");
     }
 
     /**

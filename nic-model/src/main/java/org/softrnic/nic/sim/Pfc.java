@@ -20,6 +20,7 @@ public record Pfc(int priorities, long xoffBytes, long xonBytes, long headroomBy
             throw new IllegalArgumentException("PFC needs 0 < XON <= XOFF and headroom >= 0");
         }
         if (quanta < 0 || quanta > 0xffff) throw new IllegalArgumentException("quanta are 0..65535");
+        if (priorities != 0 && quanta == 0) throw new IllegalArgumentException("an XOFF of 0 quanta pauses nothing");
     }
 
     /**

@@ -82,6 +82,7 @@ public final class SimFabric {
     public void topology(Topology t) {
         if (!nics.isEmpty()) throw new IllegalStateException("a topology is set before any device is added");
         network = new Network(t, this, random);
+        arrays.keep(ByteArrayPool.KEPT_SWITCHED);
     }
 
     /** What the port from node {@code from} to node {@code to} did; null when no link joins them (or no topology). */
@@ -185,7 +186,7 @@ public final class SimFabric {
     void recycle(Flight p) {
         if (p.pooled) arrays.give(p.bytes);
         p.bytes = null;
-        if (spare.size() < ByteArrayPool.KEPT) spare.addLast(p);
+        if (spare.size() < arrays.limit()) spare.addLast(p);
     }
 
     public long packetCount() {

@@ -44,10 +44,12 @@ final class Congestion {
         for (int i = 0, n = engine.contexts.slots(); i < n; i++) {
             QpContext c = engine.contexts.valueAt(i);
             if (c == null) continue;
+            boolean held = c.paced;
             c.rp = null;
             c.paced = false;
             added(c);
             rearm(c);
+            if (held) engine.requester.run(c); // its pacing timer is gone with the old reaction point
         }
     }
 

@@ -104,6 +104,27 @@ class DcqcnTest {
         rp.sent(DcqcnParameters.firmware().byteResetBytes() - 1);
         assertEquals(5_005, rp.currentRate(), "one byte short");
         rp.sent(1);
-        assertEquals((5_005 + 10_000) / 2.0, rp.currentRate(), 1e-9, "BC 1 >= rpg_threshold 1: additive, RT capped at the line");
+        assertEquals((5_005 + 10_000) / 2.0, rp.currentRate(), 1e-9, "fast recovery toward RT, at the line");
+    }
+
+    /** The firmware applies the stage rule before it counts the stage: the first event after a cut is fast recovery. */
+    @Test
+    void theFirmwaresFirstIncreaseAfterACutIsFastRecovery() {
+        DcqcnParameters clamp = DcqcnParameters.firmware().with(java.util.Map.of("clamp_tgt_rate", 1));
+        Dcqcn rp = new Dcqcn(clamp, LINE);
+        rp.cnp();
+        rp.decreaseTick(); // RT 10000, RC 5005
+        rp.cnp();
+        rp.decreaseTick(); // clamped: RT 5005, RC 5005 - floor(5005·1023/2048) = 2505
+        assertEquals(2_505, rp.currentRate());
+        assertEquals(5_005, rp.targetRate());
+        rp.increaseTick();
+        assertEquals(5_005, rp.targetRate(), "T was 0 < rpg_threshold 1: fast recovery, RT unchanged");
+        assertEquals((2_505 + 5_005) / 2.0, rp.currentRate(), 1e-9);
+        rp.increaseTick();
+        assertEquals(5_010, rp.targetRate(), "T 1 >= rpg_threshold 1: additive, rpg_ai_rate 5 Mb/s");
+        rp.increaseTick();
+        rp.increaseTick();
+        assertEquals(5_020, rp.targetRate(), "additive while the byte counter is 0: hyper needs min(T, BC) > rpg_threshold");
     }
 }

@@ -20,7 +20,7 @@ final class Demo {
 
     static Played play(Scenario s, DemoOptions o) {
         int size = o.sizeOr(s.defaultSize);
-        try (DemoRig rig = new DemoRig(o.seed(), o.mtu(), 2 * Math.max(size, 65536), s.cqe, s.startPsn(), s == Scenario.CNP)) {
+        try (DemoRig rig = new DemoRig(o.seed(), o.mtu(), 2 * Math.max(size, 65536), s.cqe, s.startPsn(), s == Scenario.CNP, s == Scenario.PFC)) {
             if (o.loss() > 0) rig.loss(o.loss());
             int drop = o.drop() > 0 ? o.drop() : s.defaultDrop;
             if (drop > 0) {
@@ -30,7 +30,9 @@ final class Demo {
             StatePaths paths = o.states() ? new StatePaths(rig) : null;
             s.script.play(new Scenario.Stage(rig), o, size);
             List<WireStep> steps = WireStep.of(rig.simulation().trace(), new String[] {"A", "B"});
-            return new Played(s, o, steps, paths == null ? null : paths.perPacket(rig.simulation().trace()), List.copyOf(rig.completions), List.copyOf(rig.events), List.copyOf(rig.notes),
+            List<String> under = paths == null ? null : paths.perPacket(rig.simulation().trace());
+            if (!rig.simulation().pauses().isEmpty()) under = PauseNotes.under(steps, rig.simulation().pauses(), under);
+            return new Played(s, o, steps, under, List.copyOf(rig.completions), List.copyOf(rig.events), List.copyOf(rig.notes),
                     refusals(rig),
                     Map.of("A", moved(rig.a.device().counters()), "B", moved(rig.b.device().counters())));
         }

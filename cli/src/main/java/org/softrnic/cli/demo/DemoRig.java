@@ -50,15 +50,30 @@ final class DemoRig implements AutoCloseable {
      * @param cqe        each CQ's size (small for cq-overflow)
      * @param startPsn   the PSN each side starts sending at (near 2^24 for psn-wrap)
      * @param dcqcn      both sides NVIDIA's DCQCN: a notification point and a reaction point per QP (the cnp demo)
+     * @param pfc        A and B joined through a switch with PFC ({@link #PFC_TOPOLOGY}, the pfc demo)
      */
-    DemoRig(long seed, Mtu mtu, int bufferBytes, int cqe, int startPsn, boolean dcqcn) {
-        fabric = SoftFabric.virtual(seed);
+    DemoRig(long seed, Mtu mtu, int bufferBytes, int cqe, int startPsn, boolean dcqcn, boolean pfc) {
+        fabric = pfc ? SoftFabric.virtual(seed, PFC_TOPOLOGY) : SoftFabric.virtual(seed);
         fabric.simulation().tracing(true);
         a = side("A", A_IP, mtu, bufferBytes, cqe, dcqcn);
         b = side("B", B_IP, mtu, bufferBytes, cqe, dcqcn);
-        connect(a, b, mtu, startPsn);
-        connect(b, a, mtu, startPsn);
+        int trafficClass = pfc ? PFC_DSCP << 2 : 0;
+        connect(a, b, mtu, startPsn, trafficClass);
+        connect(b, a, mtu, startPsn, trafficClass);
     }
+
+    /** The pfc demo's data: DSCP 26, priority 3, the lossless one. */
+    static final int PFC_DSCP = 26;
+
+    /**
+     * The pfc demo's fabric: A on a 10 Gb/s link to a switch whose port to B runs at 1 Gb/s; priority 3 lossless,
+     * XOFF at 8 KiB of A's packets in the switch, XON two frames below.
+     */
+    static final org.softrnic.nic.sim.Topology PFC_TOPOLOGY = new org.softrnic.nic.sim.Topology(java.util.List.of("A", "B"),
+            java.util.List.of(new org.softrnic.nic.sim.Topology.Switch("switch", 1 << 20, org.softrnic.nic.sim.EcnMarking.OFF,
+                    org.softrnic.nic.sim.Pfc.on(PFC_DSCP >>> 3, 8192, 10, 1_000, org.softrnic.nic.sim.Pfc.MTU_1024_FRAME))),
+            java.util.List.of(new org.softrnic.nic.sim.Topology.Link("A", "switch", 10, 1_000),
+                    new org.softrnic.nic.sim.Topology.Link("switch", "B", 1, 1_000)));
 
     private Side side(String name, String ip, Mtu mtu, int bufferBytes, int cqe, boolean dcqcn) {
         // the port's MTU is the path MTU: UD, which has no path, sends at the port's
@@ -73,8 +88,9 @@ final class DemoRig implements AutoCloseable {
         return new Side(name, dev, ctx, pd, cq, mr, qp);
     }
 
-    private static void connect(Side from, Side to, Mtu mtu, int startPsn) {
+    private static void connect(Side from, Side to, Mtu mtu, int startPsn, int trafficClass) {
         QpAttr attr = QpAttr.rcConnect(to.ctx().queryGid(1, 0), to.qp().qpn(), mtu);
+        if (trafficClass != 0) attr.ahAttr = new org.softrnic.verbs.AddressVector(attr.ahAttr.dgid(), 0, 0, 64, trafficClass);
         attr.sqPsn = startPsn;
         attr.rqPsn = startPsn;
         attr.timeout = 10; // a 4 ms ACK timeout keeps the loss scenario's wait short (perftest's 14 is 67 ms)

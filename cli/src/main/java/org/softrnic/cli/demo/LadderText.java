@@ -52,7 +52,7 @@ final class LadderText {
             WireStep s = steps.get(i);
             row(LadderRow.of(s), t0, StepNotes.of(s));
             String path = paths == null ? null : paths.get(i);
-            if (path != null) line(String.format("%12s  |%s|  %s", "", " ".repeat(LANE), path));
+            if (path != null) for (String l : path.split("\n")) line(String.format("%12s  |%s|  %s", "", " ".repeat(LANE), l));
         }
     }
 

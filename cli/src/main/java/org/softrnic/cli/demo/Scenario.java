@@ -139,6 +139,16 @@ enum Scenario {
         r.note(String.format(java.util.Locale.ROOT, "once nothing more is marked, the increase timer (every 300 µs) brings RC back: %.0f Mb/s"
                 + " when the fabric fell idle", after.currentRateMbps()));
     }),
+    PFC("pfc", "A WRITEs through a switch whose port to B runs at 1 Gb/s, a tenth of A's link: A's packets fill the switch's"
+            + " ingress past XOFF, the switch pauses A's priority 3 (PFC), and resumes it as the queue drains", 32768, 0, 64, (r, o, size) -> {
+        r.post(r.a, SendOpcode.RDMA_WRITE, size, 1);
+        r.run();
+        long xoff = r.simulation().pauses().stream().filter(p -> p.quanta() > 0).count();
+        long xon = r.simulation().pauses().size() - xoff;
+        r.note(String.format(java.util.Locale.ROOT, "the switch paused A %d time(s) and resumed it %d time(s); nothing was dropped"
+                + " (switch drops: %d), and B's 1 Gb/s port set the pace", xoff, xon,
+                r.simulation().portStatistics("switch", "B").drops() + r.simulation().portStatistics("switch", "A").drops()));
+    }),
     CQ_OVERFLOW("cq-overflow", "A's CQ holds 4 completions; 6 signalled WRITEs overflow it: IBV_EVENT_CQ_ERR", 64, 0, 4, (r, o, size) -> {
         for (int i = 1; i <= 6; i++) r.post(r.a, SendOpcode.RDMA_WRITE, size, i);
         r.run();

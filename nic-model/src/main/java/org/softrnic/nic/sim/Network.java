@@ -22,6 +22,7 @@ final class Network {
     private final Topology topology;
     /** Nodes: the hosts in the topology's order, then the switches. */
     private final Map<String, Integer> nodeByName = new HashMap<>();
+    private final List<String> names = new ArrayList<>();
     private final List<List<EgressPort>> portsOf = new ArrayList<>();
     private final List<EgressPort> ports = new ArrayList<>();
     private final int hostCount;
@@ -56,6 +57,7 @@ final class Network {
 
     private void node(String name) {
         nodeByName.put(name, nodeByName.size());
+        names.add(name);
         portsOf.add(new ArrayList<>());
     }
 
@@ -200,6 +202,7 @@ final class Network {
         Flight f = p.dequeue(now);
         if (f == null) return;
         if (p.owner >= hostCount) left(f, p, now);
+        else f.sentAt = now; // a host's packet leaves when its port starts sending it, not when the device queued it
         long ser = p.serialisation(f.wire);
         p.busy = true;
         p.txPackets++;
@@ -252,6 +255,7 @@ final class Network {
         pause.pauseVector = prio;
         pause.pauseQuanta = xoff ? pfc.quanta() : 0;
         fabric.schedule(pause);
+        fabric.paused(now, at, names.get(in.owner), names.get(in.peerNode), prio, pause.pauseQuanta);
         if (xoff) {
             // as ns3-rdma: sent again at half its time while the ingress stays above XON
             Flight refresh = fabric.event(now + Math.max(1, Pfc.pauseNanos(pfc.quanta(), in.gbps) / 2), Flight.PFC_REFRESH, in.id);

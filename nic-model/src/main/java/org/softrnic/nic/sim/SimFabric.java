@@ -18,6 +18,21 @@ import org.softrnic.wire.frame.Ecn;
  * and delay packets. Everything random comes from one seed, so a seed replays a run exactly.
  */
 public final class SimFabric {
+    /** A PFC pause frame a switch sent while tracing: when, from which node to which, the priority and its quanta (0: resume). */
+    public record Pause(long sentAt, long arrivesAt, String from, String to, int priority, int quanta) {}
+
+    private final List<Pause> pauses = new ArrayList<>();
+
+    /** The pause frames switches sent since tracing was turned on, in the order sent. */
+    public List<Pause> pauses() {
+        return pauses;
+    }
+
+    /** A switch sent a pause frame: kept when tracing (only then made: under PFC they come by the thousand). */
+    void paused(long sentAt, long arrivesAt, String from, String to, int priority, int quanta) {
+        if (tracing) pauses.add(new Pause(sentAt, arrivesAt, from, to, priority, quanta));
+    }
+
     /** A packet on the wire: when it left, when it arrives, and whether the link dropped it. */
     public record Packet(long sentAt, long arrivesAt, int from, byte[] bytes, boolean dropped, boolean duplicate) {}
 

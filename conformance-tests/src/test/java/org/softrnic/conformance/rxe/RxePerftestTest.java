@@ -150,4 +150,35 @@ class RxePerftestTest {
             Interop.assertEveryIcrcValid(pcap, iters);
         }
     }
+
+    /**
+     * A qdisc that marks CE drives the notification point end to end over kernel UDP: in the guest, a 100 Mb/s token
+     * bucket queues rxe's ECT(0) WRITEs (ib_write_bw --tclass=2) in an fq_codel whose ce_threshold marks every packet
+     * that waited over 1 ms; the CE bits cross the host's kernel to softrnic's UDP socket, which reports them, and
+     * softrnic (--cnp firmware) answers with CNPs that rxe ignores.
+     */
+    @ParameterizedTest(name = "udp path, a CE-marking qdisc in the guest: softrnic {1} sends CNPs ({0})")
+    @CsvSource({"ci, server"})
+    void aCeMarkingQdiscMakesSoftrnicSendCnpsOverUdp(String tier, String softrnicRole) throws Exception {
+        Interop.tier(tier);
+        int iters = 100;
+        try (RxeRun ns = RxeRun.on("udp", "perftest-qdisc-ce-" + softrnicRole)) {
+            ns.tc("qdisc add dev eth0 root handle 1: tbf rate 100mbit burst 32kb latency 400ms;"
+                    + "qdisc add dev eth0 parent 1:1 handle 10: fq_codel ce_threshold 1ms");
+            Path pcap = ns.dir.resolve("link.pcap");
+            String tool = "tc -s qdisc show dev eth0; timeout 200 ib_write_bw -d rxe0 -x $GID4 --tclass=2 -n " + iters;
+            String done = "; echo \"[tool rc=$?]\"; tc -s qdisc show dev eth0";
+            Process soft = ns.runPair(softrnicRole.equals("server"), List.of("perftest", "write_bw", "--link", ns.softrnicLink(),
+                    "--cnp", "firmware", "-x", "1", "-n", "" + iters, "-p", "18515"), tool, done, pcap);
+            String g = ns.output("guest");
+            String mine = ns.output("softrnic");
+            assertEquals(0, soft.exitValue(), mine + ns.errors("softrnic") + g);
+            assertTrue(g.contains("[tool rc=0]"), "ib_write_bw failed:\n" + g + ns.errors("guest"));
+            assertTrue(g.contains("fq_codel"), "the qdisc is in place:\n" + g + ns.errors("guest"));
+            String decoded = Interop.decode(pcap);
+            long cnps = decoded.lines().filter(l -> l.contains("RoCEv2  CNP")).count();
+            assertTrue(cnps > 0, "no CNP: the qdisc's CE marks did not reach softrnic's notification point\n" + g + "\n" + decoded);
+            assertEquals(cnps, decoded.lines().filter(l -> l.contains("RoCEv2  CNP  ICRC ok")).count(), "every CNP verifies");
+        }
+    }
 }

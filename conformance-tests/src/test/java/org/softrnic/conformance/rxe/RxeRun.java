@@ -106,6 +106,13 @@ public final class RxeRun implements AutoCloseable {
         return ipv6 ? "$GID6" : "$GID4";
     }
 
+    private String tc;
+
+    /** tc commands for the guest, ';' between them, each without its "tc" (rxe-peer's --tc), or null. */
+    public void tc(String lines) {
+        this.tc = lines;
+    }
+
     /** tc netem settings for the guest's eth0 (e.g. "loss 5%"), or null. */
     public void netem(String settings) {
         this.netem = settings;
@@ -189,6 +196,7 @@ public final class RxeRun implements AutoCloseable {
         }
         if (ipv6) cmd.addAll(List.of("--ip6", GUEST_IP6 + "/64"));
         if (netem != null) cmd.addAll(List.of("--netem", netem));
+        if (tc != null) cmd.addAll(List.of("--tc", tc));
         if (linkMtu != 1500) cmd.addAll(List.of("--link-mtu", "" + linkMtu));
         cmd.addAll(List.of("--", command));
         return start("guest", inRun(cmd));

@@ -6,11 +6,14 @@ import org.softrnic.verbs.MemoryRegion;
 final class SoftMr extends SoftResource implements MemoryRegion {
     private final SoftPd pd;
     final org.softrnic.nic.mem.MemoryRegion mr;
+    /** The bytes its registration locked, given back when it is deregistered. */
+    private final long pinned;
 
-    SoftMr(SoftPd pd, org.softrnic.nic.mem.MemoryRegion mr) {
+    SoftMr(SoftPd pd, org.softrnic.nic.mem.MemoryRegion mr, long pinned) {
         super(pd.device, pd);
         this.pd = pd;
         this.mr = mr;
+        this.pinned = pinned;
     }
 
     @Override
@@ -27,6 +30,7 @@ final class SoftMr extends SoftResource implements MemoryRegion {
     void destroy() {
         device.runner.run(() -> device.nic.deregMr(mr));
         device.publishRegion(mr, false);
+        device.unlock(pinned);
     }
 
     @Override

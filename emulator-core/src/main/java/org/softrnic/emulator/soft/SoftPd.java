@@ -53,9 +53,17 @@ final class SoftPd extends SoftResource implements ProtectionDomain {
         synchronized (device) {
             checkOpen("ibv_reg_mr");
             checkReachable("ibv_reg_mr", segment);
-            var mr = device.runner.call(() -> device.nic.regMr(pd, segment, access));
+            long pinned = SoftRnic.pinned(segment);
+            device.lock("ibv_reg_mr", pinned);
+            org.softrnic.nic.mem.MemoryRegion mr;
+            try {
+                mr = device.runner.call(() -> device.nic.regMr(pd, segment, access));
+            } catch (RuntimeException e) {
+                device.unlock(pinned);
+                throw e;
+            }
             device.publishRegion(mr, true);
-            return new SoftMr(this, mr);
+            return new SoftMr(this, mr, pinned);
         }
     }
 

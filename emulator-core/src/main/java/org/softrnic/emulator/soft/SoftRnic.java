@@ -334,6 +334,43 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
     }
 
     /** Called under the device lock. */
+    /** Bytes of registered memory this device holds locked (pinned), as the kernel counts them against RLIMIT_MEMLOCK. */
+    private long lockedBytes;
+
+    /**
+     * Locks {@code bytes} more for a registration, or refuses as ib_umem_get does past RLIMIT_MEMLOCK: ENOMEM, with
+     * what a user of rdma-core needs to hear. The kernel counts per process; this device counts its own.
+     */
+    synchronized void lock(String verb, long bytes) {
+        Long limit = config.limits().memlockBytes();
+        if (limit != null && lockedBytes + bytes > limit) {
+            throw new org.softrnic.verbs.VerbsException(verb, org.softrnic.verbs.Errno.ENOMEM, String.format(
+                    "registering it would lock %d bytes (%d pages) more, past the locked-memory limit of %d bytes with %d locked"
+                            + " already (RLIMIT_MEMLOCK, limits.memlock_bytes): raise it (ulimit -l, or memlock in"
+                            + " /etc/security/limits.conf), or register less memory", bytes, bytes / PAGE, limit, lockedBytes));
+        }
+        lockedBytes += bytes;
+    }
+
+    synchronized void unlock(long bytes) {
+        lockedBytes -= bytes;
+    }
+
+    /** Bytes locked by this device's registrations now. */
+    public synchronized long lockedBytes() {
+        return lockedBytes;
+    }
+
+    /** The kernel's page: what a registration pins, whole. */
+    static final long PAGE = 4096;
+
+    /** The pages {@code segment} spans, in bytes: what registering it pins. */
+    static long pinned(java.lang.foreign.MemorySegment segment) {
+        long start = segment.address() & -PAGE;
+        long end = (segment.address() + segment.byteSize() + PAGE - 1) & -PAGE;
+        return Math.max(PAGE, end - start);
+    }
+
     void publishRegion(MemoryRegion mr, boolean add) {
         if (add) regions.put(mr);
         else regions.remove(mr);

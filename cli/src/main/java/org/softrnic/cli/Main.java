@@ -12,7 +12,7 @@ import picocli.CommandLine;
         exitCodeList = {"0:success", "1:a failure at run time: a peer, a file, the environment (one line on stderr)",
                 "2:an invalid command line: an option, a value, a combination (one line on stderr)",
                 "70:a bug in softrnic (a stack trace; please report it)"},
-        subcommands = {DecodeCommand.class, org.softrnic.cli.devices.DevicesCommand.class, org.softrnic.cli.check.CheckCommand.class, org.softrnic.cli.demo.DemoCommand.class, org.softrnic.cli.demo.LadderCommand.class, org.softrnic.cli.explain.ExplainCommand.class, PerfCommand.class, org.softrnic.cli.pingpong.PingpongCommand.class, org.softrnic.cli.perftest.PerftestCommand.class, org.softrnic.cli.rping.RpingCommand.class, org.softrnic.cli.ucmatose.UcmatoseCommand.class, org.softrnic.cli.udaddy.UdaddyCommand.class, org.softrnic.cli.sim.SimCommand.class, CompletionCommand.class,
+        subcommands = {DecodeCommand.class, org.softrnic.cli.devices.DevicesCommand.class, org.softrnic.cli.check.CheckCommand.class, org.softrnic.cli.demo.DemoCommand.class, org.softrnic.cli.demo.LadderCommand.class, org.softrnic.cli.explain.ExplainCommand.class, PerfCommand.class, org.softrnic.cli.pingpong.PingpongCommand.class, org.softrnic.cli.perftest.PerftestCommand.class, org.softrnic.cli.rping.RpingCommand.class, org.softrnic.cli.ucmatose.UcmatoseCommand.class, org.softrnic.cli.udaddy.UdaddyCommand.class, org.softrnic.cli.sim.SimCommand.class, org.softrnic.cli.regcost.RegcostCommand.class, CompletionCommand.class,
                 CommandLine.HelpCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic demo --list", "  softrnic demo write", "  softrnic explain rnr",

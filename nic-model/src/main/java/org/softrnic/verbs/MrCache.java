@@ -116,17 +116,19 @@ public final class MrCache implements AutoCloseable {
     /** A live registration covering {@code s}; registrations met whose memory is gone are dropped on the way. */
     private Entry lookup(MemorySegment s, int access) {
         // registrations that start at or before s, nearest first; a few suffice, as UCX's rcache finds them by range
-        var starts = byStart.headMap(s.address(), true).descendingMap();
-        int looked = 0;
-        for (var it = starts.entrySet().iterator(); it.hasNext() && looked < 16; looked++) {
-            List<Entry> list = it.next().getValue();
-            for (Entry e : List.copyOf(list)) {
+        var at = byStart.floorEntry(s.address());
+        for (int looked = 0; at != null && looked < 16; looked++) {
+            List<Entry> list = at.getValue();
+            long start = at.getKey();
+            for (int i = list.size() - 1; i >= 0; i--) {
+                Entry e = list.get(i);
                 if (!e.segment.scope().isAlive()) {
-                    drop(e, true);
+                    drop(e, true); // may empty the list and remove its key
                     continue;
                 }
                 if (e.covers(s, access)) return e;
             }
+            at = byStart.lowerEntry(start);
         }
         return null;
     }

@@ -32,11 +32,12 @@ import org.softrnic.wire.frame.Udp;
  * @param lineGbps the line rate the reaction point starts at and never passes, in Gb/s (default 10)
  * @param maxUnackedPsns each RC QP's window of unacknowledged PSNs: rxe's 128 by default; a hardware RNIC's is far
  *                larger, which a simulated switch's buffer must then hold or drop
+ * @param regCost what ibv_reg_mr and ibv_dereg_mr cost, as hardware makes them cost: none by default
  */
 public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Integer udpPort, String link, Long seed,
                              LimitsConfig limits, FaultConfig faults, Map<String, FaultConfig> linkFaults, String progress,
                              String trace, String cnp, String dcqcn, Map<String, Double> dcqcnParams, Double lineGbps,
-                             Integer maxUnackedPsns) {
+                             Integer maxUnackedPsns, RegCostConfig regCost) {
     public SoftRnicConfig {
         if (name == null || name.isBlank()) name = "softrnic0";
         if (gids == null || gids.isEmpty()) throw new ConfigException("gids: at least one GID (an IP address) is required");
@@ -74,6 +75,7 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         reactionPoint(dcqcn, dcqcnParams); // refuses a profile or a parameter it does not know
         maxUnackedPsns = maxUnackedPsns == null ? 128 : maxUnackedPsns;
         if (maxUnackedPsns < 1 || maxUnackedPsns > 1 << 22) throw new ConfigException("max_unacked_psns must be 1..4194304, not " + maxUnackedPsns);
+        regCost = regCost == null ? RegCostConfig.NONE : regCost;
     }
 
     /** The reaction point's parameters {@code dcqcn} and {@code dcqcn_params} name, or null for none. */
@@ -147,6 +149,7 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         private final Map<String, Double> dcqcnParams = new java.util.HashMap<>();
         private Double lineGbps;
         private Integer maxUnackedPsns;
+        private RegCostConfig regCost;
 
         public Builder name(String v) { name = v; return this; }
         public Builder gid(String v) { gids.add(v); return this; }
@@ -168,9 +171,10 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         public Builder dcqcnParam(String firmwareName, double v) { dcqcnParams.put(firmwareName, v); return this; }
         public Builder lineGbps(double v) { lineGbps = v; return this; }
         public Builder maxUnackedPsns(int v) { maxUnackedPsns = v; return this; }
+        public Builder regCost(RegCostConfig v) { regCost = v; return this; }
 
         public SoftRnicConfig build() {
-            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults, progress, trace, cnp, dcqcn, dcqcnParams, lineGbps, maxUnackedPsns);
+            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults, progress, trace, cnp, dcqcn, dcqcnParams, lineGbps, maxUnackedPsns, regCost);
         }
     }
 }

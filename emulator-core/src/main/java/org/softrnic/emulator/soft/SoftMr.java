@@ -31,6 +31,7 @@ final class SoftMr extends SoftResource implements MemoryRegion {
         device.runner.run(() -> device.nic.deregMr(mr));
         device.publishRegion(mr, false);
         device.unlock(pinned);
+        SoftRnic.charge(device.regCost().deregNanos(pinned / SoftRnic.PAGE));
     }
 
     @Override

@@ -63,6 +63,7 @@ final class SoftPd extends SoftResource implements ProtectionDomain {
                 throw e;
             }
             device.publishRegion(mr, true);
+            SoftRnic.charge(device.regCost().regNanos(pinned / SoftRnic.PAGE));
             return new SoftMr(this, mr, pinned);
         }
     }

@@ -361,6 +361,22 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         return lockedBytes;
     }
 
+    /** Charges {@code nanos} of the caller's wall-clock time, as a registration's system call and NIC command take it. */
+    static void charge(long nanos) {
+        if (nanos <= 0) return;
+        long end = System.nanoTime() + nanos;
+        long left;
+        while ((left = end - System.nanoTime()) > 0) {
+            if (left > 200_000) java.util.concurrent.locks.LockSupport.parkNanos(left - 100_000); // sleep the most of it
+            else Thread.onSpinWait();
+        }
+    }
+
+    /** What registering memory costs on this device (none unless configured). */
+    org.softrnic.emulator.config.RegCostConfig regCost() {
+        return config.regCost();
+    }
+
     /** The kernel's page: what a registration pins, whole. */
     static final long PAGE = 4096;
 

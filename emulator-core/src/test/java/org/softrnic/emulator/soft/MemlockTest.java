@@ -15,8 +15,9 @@ import org.softrnic.verbs.MemoryRegion;
 import org.softrnic.verbs.VerbsException;
 
 /**
- * The locked-memory limit, as the kernel applies RLIMIT_MEMLOCK to ibv_reg_mr: whole pages count, past the limit
- * the registration fails with ENOMEM and says what to do, and a deregistration gives its pages back.
+ * What registration costs on hardware, on the soft provider: the locked-memory limit, as the kernel applies RLIMIT_MEMLOCK
+ * to ibv_reg_mr (whole pages count, past the limit the registration fails with ENOMEM and says what to do, and a
+ * deregistration gives its pages back), and reg_cost's time.
  */
 class MemlockTest {
     @Test
@@ -57,5 +58,29 @@ class MemlockTest {
             }
             dev.close();
         }
+    }
+
+    /** reg_cost charges each registration its call and its pages, and each deregistration its own, in wall-clock time. */
+    @Test
+    void regCostChargesTheCallAndThePages() {
+        var cost = new org.softrnic.emulator.config.RegCostConfig(200_000L, 1_000L, 100_000L, 0L);
+        try (SoftFabric fabric = SoftFabric.virtual(1); Arena arena = Arena.ofShared()) {
+            SoftRnic dev = fabric.add(SoftRnicConfig.builder().name("cost").gid("10.7.0.3").regCost(cost).build());
+            try (var ctx = dev.open(); var pd = ctx.allocPd()) {
+                MemorySegment buf = arena.allocate(256 * 4096, 4096);
+                long t0 = System.nanoTime();
+                MemoryRegion mr = pd.regMr(buf, Access.LOCAL_WRITE);
+                long reg = System.nanoTime() - t0;
+                t0 = System.nanoTime();
+                mr.close();
+                long dereg = System.nanoTime() - t0;
+                assertTrue(reg >= 200_000 + 256 * 1_000, "a call and 256 pages charged: " + reg + " ns");
+                assertTrue(dereg >= 100_000, "deregistration charged: " + dereg + " ns");
+            }
+            dev.close();
+        }
+        var bad = assertThrows(org.softrnic.emulator.config.ConfigException.class,
+                () -> ConfigFiles.parseYaml("gids: [10.7.0.4]\nreg_cost: {call_ns: -1}\n"));
+        assertTrue(bad.getMessage().contains("reg_cost: a cost cannot be negative"), bad.getMessage());
     }
 }

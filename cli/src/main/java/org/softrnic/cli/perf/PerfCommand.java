@@ -120,9 +120,42 @@ public final class PerfCommand implements Callable<Integer> {
             + " axes, a line per link")
     java.nio.file.Path svg;
 
+    @Option(names = "--reg-per-message", description = "register each message's buffer when it is posted and deregister it when it"
+            + " completes, as an application that does not cache registrations (perftest registers once)")
+    boolean regPerMessage;
+
+    @Option(names = "--mr-cache", description = "with --reg-per-message: take each registration from a registration cache (MrCache)")
+    boolean mrCache;
+
+    @Option(names = "--reg-cost", paramLabel = "CALL_NS,PAGE_NS", description = "soft provider: what each ibv_reg_mr call and each"
+            + " 4 KiB page costs, as a real device charges it (deregistration half as much); see softrnic regcost")
+    String regCost;
+
     @Option(names = "--oob-port", paramLabel = "P", defaultValue = "18515",
             description = "TCP port of the out-of-band exchange, as perftest's (default: ${DEFAULT-VALUE})")
     int oobPort;
+
+    /** How the client registers its buffers: once (perftest's way), per message, or per message from a cache. */
+    private String registration() {
+        if (mrCache && !regPerMessage) throw new UserError("--mr-cache caches the registrations --reg-per-message makes: give both");
+        return !regPerMessage ? "once" : mrCache ? "cached" : "per-message";
+    }
+
+    private org.softrnic.emulator.config.RegCostConfig cost() {
+        if (regCost == null) return null;
+        if (provider.equals("ibverbs")) throw new UserError("--reg-cost charges the soft RNIC; a real device's cost is its own");
+        String[] p = regCost.split(",");
+        try {
+            if (p.length != 2) throw new NumberFormatException();
+            long call = Long.parseLong(p[0].trim());
+            long page = Long.parseLong(p[1].trim());
+            return new org.softrnic.emulator.config.RegCostConfig(call, page, call / 2, page / 2);
+        } catch (NumberFormatException e) {
+            throw new UserError("--reg-cost takes CALL_NS,PAGE_NS, whole nanoseconds, not " + regCost);
+        } catch (org.softrnic.emulator.config.ConfigException e) {
+            throw new UserError("--reg-cost " + regCost + ": " + e.getMessage());
+        }
+    }
 
     /** What a server does not choose: the client's hello brings the run. */
     private static final List<String> RUN_OPTIONS = List.of("--size", "--iters", "--qps", "--mtu", "--tx-depth", "--verify");
@@ -170,7 +203,7 @@ public final class PerfCommand implements Callable<Integer> {
         if (svg != null) throw new UserError("--svg draws a --sweep");
         try {
             o = new PerfOptions(operation, link, size, iters, qps, UserError.mtu("--mtu", mtu), loss, seed, verify, txDepth, progress,
-                    trace == null ? null : trace.toString());
+                    trace == null ? null : trace.toString()).withRegistration(registration(), cost());
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
@@ -300,6 +333,15 @@ public final class PerfCommand implements Callable<Integer> {
 
     private static void table(PrintWriter out, PerfOptions o, PerfResult r, boolean soft) {
         header(out, r.op().title + " BW Test", r.link(), soft, r.qps(), r.mtu(), o.txDepth(), o.loss(), o.seed());
+        if (!o.registration().equals("once") || o.regCost().charges()) {
+            // above the rule's last line: perftest's header ends with it
+            out.printf(" Registration    : %s%s%n", switch (o.registration()) {
+                case "per-message" -> "each message's buffer, at its post, deregistered at its completion";
+                case "cached" -> "each message's buffer, from a registration cache";
+                default -> "once, for the run";
+            }, o.regCost().charges() ? String.format("; reg_cost %d ns a call, %d ns a page", o.regCost().callNs(), o.regCost().pageNs()) : "");
+            out.println(RULE);
+        }
         columns(out);
         row(out, r);
         out.println(RULE);

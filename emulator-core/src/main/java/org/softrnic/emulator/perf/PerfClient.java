@@ -60,6 +60,9 @@ final class PerfClient {
         long lastCompletion = start;
         long[] latencies = new long[(int) Math.min(total, MAX_LATENCY_SAMPLES)];
         int samples = 0;
+        try (PerMessageRegistration reg = o.registrationMode() == PerMessageRegistration.Mode.ONCE || plan.numSge == 0 ? null
+                : new PerMessageRegistration(side, o.registrationMode())) {
+        plan.reg = reg;
         // every QP's window filled once; after that a QP is served only when a completion freed a slot of its
         // window, so a turn of the loop costs the same with 10 000 QPs as with one. The refills wait for the
         // next turn, after the pump, as the scan did: a virtual peer posts its receives again only there.
@@ -94,6 +97,7 @@ final class PerfClient {
                     break;
                 }
                 if (samples < latencies.length) latencies[samples++] = now - postedAt[q * depth + (int) (completed[q] % depth)];
+                if (reg != null) reg.release(q, completed[q]);
                 completed[q]++;
                 done++;
                 if (posted[q] + waiting(refill, refills, q) < o.iters()) refill[refills++] = q;
@@ -118,6 +122,7 @@ final class PerfClient {
         double seconds = (System.nanoTime() - start) / 1e9;
         double avg = done * (double) o.size() / seconds / 1e6;
         return new Outcome(done, seconds, Math.max(peak, avg), avg, error, Latency.of(latencies, samples));
+        }
     }
 
     /**
@@ -158,6 +163,8 @@ final class PerfClient {
         final SendOpcode opcode;
         final int numSge;
         final int length;
+        /** --reg-per-message: registers each request's buffer; null when the one region serves (perftest's way). */
+        PerMessageRegistration reg;
 
         Plan(PerfSide side, PerfEndpoint peer) {
             PerfOptions o = side.o;
@@ -185,7 +192,8 @@ final class PerfClient {
         wr.opcode = plan.opcode;
         wr.sendFlags = SendFlags.SIGNALED;
         wr.numSge = plan.numSge;
-        wr.sgList[0].set(plan.addr[q], plan.length, plan.lkey);
+        int lkey = plan.reg == null ? plan.lkey : plan.reg.register(q, posted[q], plan.addr[q], plan.length);
+        wr.sgList[0].set(plan.addr[q], plan.length, lkey);
         wr.remoteAddr = plan.remoteAddr[q];
         wr.rkey = plan.rkey[q];
         wr.compareAdd = 1;

@@ -10,7 +10,31 @@ import org.softrnic.verbs.Mtu;
  * (which sees both directions).
  */
 public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, Mtu mtu, double loss, long seed,
-                          boolean verify, int txDepth, String progress, String trace) {
+                          boolean verify, int txDepth, String progress, String trace, String registration,
+                          org.softrnic.emulator.config.RegCostConfig regCost) {
+    /** Registration once for the run, the default, as perftest registers. */
+    public PerfOptions(PerfOp op, String link, int size, int iters, int qps, Mtu mtu, double loss, long seed,
+                       boolean verify, int txDepth, String progress, String trace) {
+        this(op, link, size, iters, qps, mtu, loss, seed, verify, txDepth, progress, trace, "once", null);
+    }
+
+    /**
+     * These options with the client's buffers registered {@code registration}: {@code once} (perftest's way),
+     * {@code per-message} (registered at each post, deregistered at its completion) or {@code cached} (from a
+     * registration cache), the soft RNICs charging {@code regCost} (null: nothing).
+     */
+    public PerfOptions withRegistration(String registration, org.softrnic.emulator.config.RegCostConfig regCost) {
+        return new PerfOptions(op, link, size, iters, qps, mtu, loss, seed, verify, txDepth, progress, trace, registration, regCost);
+    }
+
+    PerMessageRegistration.Mode registrationMode() {
+        return switch (registration) {
+            case "per-message" -> PerMessageRegistration.Mode.PER_MESSAGE;
+            case "cached" -> PerMessageRegistration.Mode.CACHED;
+            default -> PerMessageRegistration.Mode.ONCE;
+        };
+    }
+
     public PerfOptions(PerfOp op, String link, int size, int iters, int qps, Mtu mtu, double loss, long seed,
                        boolean verify, int txDepth) {
         this(op, link, size, iters, qps, mtu, loss, seed, verify, txDepth, "inline", null);
@@ -29,6 +53,11 @@ public record PerfOptions(PerfOp op, String link, int size, int iters, int qps, 
     public static final long MAX_REGISTERED = 4L << 30;
 
     public PerfOptions {
+        if (registration == null) registration = "once";
+        if (!registration.equals("once") && !registration.equals("per-message") && !registration.equals("cached")) {
+            throw new IllegalArgumentException("registration must be once, per-message or cached, not " + registration);
+        }
+        if (regCost == null) regCost = org.softrnic.emulator.config.RegCostConfig.NONE;
         if (progress == null) progress = "inline";
         if (!progress.equals("inline") && !progress.equals("thread")) {
             throw new IllegalArgumentException("--progress must be inline or thread, not " + progress);

@@ -22,11 +22,12 @@ public final class PerfRun {
     private PerfRun() {
     }
 
-    static PerfDevices devices(String spec, double loss, long seed, String progress, String trace) {
+    static PerfDevices devices(String spec, double loss, long seed, String progress, String trace,
+                               org.softrnic.emulator.config.RegCostConfig regCost) {
         LinkSpec link = LinkSpec.parse(spec);
-        if (link.kind() == LinkSpec.Kind.INPROC) return new VirtualPerfDevices(loss, seed, trace);
+        if (link.kind() == LinkSpec.Kind.INPROC) return new VirtualPerfDevices(loss, seed, trace, regCost);
         if (link.port() == 0) throw new IllegalArgumentException("--link " + spec + ": the UDP port must be 1..65535 here, not 0");
-        return new UdpPerfDevices(link.address(), link.port(), loss, seed, progress, trace);
+        return new UdpPerfDevices(link.address(), link.port(), loss, seed, progress, trace, regCost);
     }
 
     public static PerfResult run(PerfOptions o) {
@@ -35,7 +36,7 @@ public final class PerfRun {
 
     /** Client and server in this process. */
     public static PerfResult run(PerfOptions o, PerfProgress progress) {
-        return run(devices(o.link(), o.loss(), o.seed(), o.progress(), o.trace()), o, progress);
+        return run(devices(o.link(), o.loss(), o.seed(), o.progress(), o.trace(), o.regCost()), o, progress);
     }
 
     /** Client and server in this process, on two contexts of the real device {@code device} (null: the first). */
@@ -113,7 +114,7 @@ public final class PerfRun {
         LinkSpec link = udpLink(o.link(), "--server");
         int waitMs = (int) Math.min(Integer.MAX_VALUE, timeoutSeconds * 1000L); // 0: for ever
         // the device is bound first: "serving" is said only once both the link and the TCP port are ours
-        try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.loss(), o.seed(), o.progress(), o.trace());
+        try (SoftRnic dev = UdpPerfDevices.open("soft1", link.address(), link.port(), link.port(), o.loss(), o.seed(), o.progress(), o.trace(), o.regCost());
              var ctx = new Closing(dev);
              ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
@@ -229,7 +230,7 @@ public final class PerfRun {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--connect " + host + ": not an IP address");
         }
-        try (SoftRnic dev = UdpPerfDevices.open("soft0", link.address(), link.port(), link.port(), o.loss(), o.seed(), o.progress(), o.trace());
+        try (SoftRnic dev = UdpPerfDevices.open("soft0", link.address(), link.port(), link.port(), o.loss(), o.seed(), o.progress(), o.trace(), o.regCost());
              var ctx = new Closing(dev);
              PerfSide side = new PerfSide(ctx.context, o, o.op() != PerfOp.READ && o.op() != PerfOp.ATOMIC);
              Socket s = new Socket()) {

@@ -20,16 +20,17 @@ final class UdpPerfDevices implements PerfDevices {
     private final RdmaContext serverCtx;
     private final String describe;
 
-    UdpPerfDevices(InetAddress clientAddress, int port, double loss, long seed, String progress, String trace) {
+    UdpPerfDevices(InetAddress clientAddress, int port, double loss, long seed, String progress, String trace,
+                   org.softrnic.emulator.config.RegCostConfig regCost) {
         boolean v6 = clientAddress instanceof Inet6Address;
         if (v6 && !clientAddress.isLoopbackAddress()) {
             throw new IllegalArgumentException("--link udp:[ADDR]: both ends run in this process, so ADDR must be ::1");
         }
         InetAddress serverAddress = v6 ? clientAddress : next((Inet4Address) clientAddress);
-        client = open("soft0", clientAddress, port, port, loss, seed, progress, trace);
+        client = open("soft0", clientAddress, port, port, loss, seed, progress, trace, regCost);
         SoftRnic s = null;
         try {
-            s = open("soft1", serverAddress, v6 ? 0 : port, port, loss, seed + 1, progress, null);
+            s = open("soft1", serverAddress, v6 ? 0 : port, port, loss, seed + 1, progress, null, regCost);
         } catch (RuntimeException e) {
             client.close();
             if (s != null) s.close();
@@ -49,10 +50,10 @@ final class UdpPerfDevices implements PerfDevices {
      * what it sends is dropped before its socket (seeded by {@code seed}).
      */
     static SoftRnic open(String name, InetAddress address, int socketPort, int rocePort, double loss, long seed, String progress,
-                         String trace) {
+                         String trace, org.softrnic.emulator.config.RegCostConfig regCost) {
         String host = address instanceof Inet6Address ? "[" + address.getHostAddress() + "]" : address.getHostAddress();
         var config = SoftRnicConfig.builder().name(name).gid(address.getHostAddress()).mtu(4096)
-                .udpPort(rocePort).link("udp:" + host + ":" + socketPort).seed(seed).progress(progress).trace(trace);
+                .udpPort(rocePort).link("udp:" + host + ":" + socketPort).seed(seed).progress(progress).trace(trace).regCost(regCost);
         if (loss > 0) config.faults(new org.softrnic.emulator.config.FaultConfig(loss, null, null, null, null, null, seed));
         try {
             return SoftRnic.open(config.build());

@@ -14,11 +14,11 @@ final class VirtualPerfDevices implements PerfDevices {
     private final RdmaContext clientCtx;
     private final RdmaContext serverCtx;
 
-    VirtualPerfDevices(double loss, long seed, String trace) {
+    VirtualPerfDevices(double loss, long seed, String trace, org.softrnic.emulator.config.RegCostConfig regCost) {
         fabric = SoftFabric.virtual(seed);
         FaultConfig f = new FaultConfig(loss, 0.0, 0.0, 1_000L, 0L, 0.0, seed);
-        client = fabric.add(SoftRnicConfig.builder().name("soft0").gid("10.0.0.1").mtu(4096).seed(seed).faults(f).trace(trace).build());
-        server = fabric.add(SoftRnicConfig.builder().name("soft1").gid("10.0.0.2").mtu(4096).seed(seed + 1).faults(f).build());
+        client = fabric.add(SoftRnicConfig.builder().name("soft0").gid("10.0.0.1").mtu(4096).seed(seed).faults(f).trace(trace).regCost(regCost).build());
+        server = fabric.add(SoftRnicConfig.builder().name("soft1").gid("10.0.0.2").mtu(4096).seed(seed + 1).faults(f).regCost(regCost).build());
         clientCtx = client.open();
         serverCtx = server.open();
     }

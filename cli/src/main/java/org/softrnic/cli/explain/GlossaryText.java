@@ -102,6 +102,11 @@ final class GlossaryText {
                             + " NIC cuts its QP's rate RC by α/2 and raises it again on timers (the reaction point); two versions,"
                             + " the SIGCOMM 2015 paper's and NVIDIA's firmware's, with different defaults",
                     "softrnic demo cnp; softrnic sim two-flow"),
+            term("REGISTRATION|MEMORY REGISTRATION|REG_MR|MEMLOCK", "registration: making memory usable by the NIC (ibv_reg_mr)",
+                    "the kernel pins the pages (counted against RLIMIT_MEMLOCK, ulimit -l: past it, ENOMEM) and the NIC builds"
+                            + " their translation and a key; it costs a system call and time per page, so applications register"
+                            + " once or cache registrations (UCX's rcache, softrnic's MrCache)",
+                    "softrnic regcost; softrnic perf write --size 4096 --reg-per-message --reg-cost 20000,200"),
             term("PFC|PRIORITY FLOW CONTROL|PAUSE", "PFC: priority flow control (IEEE 802.1Qbb)",
                     "a switch whose ingress holds too many bytes of one priority sends a pause frame (MAC control 0x8808,"
                             + " opcode 0x0101, a quanta per priority) upstream, which stops that priority until a pause of 0"

@@ -12,7 +12,9 @@ import java.util.TreeMap;
  * counted; a registration no lease holds stays cached, and the least recently used of those are deregistered once the
  * cached bytes pass the budget. A registration whose memory was freed (its segment's arena closed) is never handed
  * out again: it is dropped when met, so memory freed and allocated again at the same address gets a new registration
- * and its own keys.
+ * and its own keys. A segment whose scope never closes (the global one, a native address reinterpreted) cannot tell the
+ * cache that its memory went: an application that frees such memory calls {@link #invalidate}, as UCX's memory hooks
+ * tell its cache. A registration refused for lack of locked memory (ENOMEM) is tried again once the idle ones are gone.
  */
 public final class MrCache implements AutoCloseable {
     /** What the cache did: lookups it answered from a registration, ones it registered for, and registrations it dropped. */
@@ -25,6 +27,8 @@ public final class MrCache implements AutoCloseable {
     /** The registrations no lease holds, least recently used first. */
     private final LinkedHashMap<Entry, Boolean> idle = new LinkedHashMap<>(16, 0.75f, true);
     private long cachedBytes;
+    /** The longest registration's length: a covering one starts at most this far below what is asked. */
+    private long longest;
     private int registrations;
     private long hits;
     private long misses;
@@ -95,7 +99,8 @@ public final class MrCache implements AutoCloseable {
 
     /**
      * A lease on a registration that covers {@code segment} with at least {@code access}: a cached one when there is
-     * one whose memory is still there, else a new one (which may fail as {@link ProtectionDomain#regMr} does).
+     * one whose memory is still there, else a new one (which may fail as {@link ProtectionDomain#regMr} does). A miss
+     * registers under the cache's lock, so other threads' lookups wait for it, as they would in UCX's rcache.
      */
     public synchronized Lease get(MemorySegment segment, int access) {
         if (closed) throw new IllegalStateException("the registration cache is closed");
@@ -104,20 +109,34 @@ public final class MrCache implements AutoCloseable {
             hits++;
         } else {
             misses++;
-            found = new Entry(segment, access, pd.regMr(segment, access));
+            found = new Entry(segment, access, register(segment, access));
             byStart.computeIfAbsent(found.start(), k -> new ArrayList<>()).add(found);
             cachedBytes += segment.byteSize();
+            longest = Math.max(longest, segment.byteSize());
             registrations++;
         }
         if (found.leases++ == 0) idle.remove(found);
+        evict(budgetBytes); // a miss may have passed the budget: the idle ones go now, not at the next release
         return new Lease(found);
+    }
+
+    /** A registration of {@code s}; refused for lack of locked memory, tried again once the idle ones are deregistered. */
+    private MemoryRegion register(MemorySegment s, int access) {
+        try {
+            return pd.regMr(s, access);
+        } catch (VerbsException e) {
+            if (e.errno() != Errno.ENOMEM || idle.isEmpty()) throw e;
+            evict(0);
+            return pd.regMr(s, access);
+        }
     }
 
     /** A live registration covering {@code s}; registrations met whose memory is gone are dropped on the way. */
     private Entry lookup(MemorySegment s, int access) {
-        // registrations that start at or before s, nearest first; a few suffice, as UCX's rcache finds them by range
+        // every registration that starts at or before s and no further below it than the longest one is long
+        long lowest = s.address() - longest;
         var at = byStart.floorEntry(s.address());
-        for (int looked = 0; at != null && looked < 16; looked++) {
+        while (at != null && at.getKey() >= lowest) {
             List<Entry> list = at.getValue();
             long start = at.getKey();
             for (int i = list.size() - 1; i >= 0; i--) {
@@ -131,6 +150,28 @@ public final class MrCache implements AutoCloseable {
             at = byStart.lowerEntry(start);
         }
         return null;
+    }
+
+    /**
+     * Forgets every registration that overlaps {@code length} bytes at {@code address}: the application freed that
+     * memory (needed only where the segment's scope cannot say so). Leased ones are deregistered when their leases close.
+     */
+    public synchronized void invalidate(long address, long length) {
+        long lowest = address - longest;
+        for (var at = byStart.lowerEntry(address + length); at != null && at.getKey() >= lowest; at = byStart.lowerEntry(at.getKey())) {
+            for (Entry e : List.copyOf(at.getValue())) {
+                if (e.start() + e.segment.byteSize() > address) drop(e, true);
+            }
+        }
+    }
+
+    /** Deregisters idle registrations, least recently used first, until at most {@code bytes} are cached. */
+    private void evict(long bytes) {
+        while (cachedBytes > bytes && !idle.isEmpty()) {
+            Entry victim = idle.keySet().iterator().next();
+            drop(victim, false);
+            evictions++;
+        }
     }
 
     private synchronized void release(Lease l) {
@@ -147,11 +188,7 @@ public final class MrCache implements AutoCloseable {
             return;
         }
         idle.put(e, Boolean.TRUE);
-        while (cachedBytes > budgetBytes && !idle.isEmpty()) {
-            Entry victim = idle.keySet().iterator().next();
-            drop(victim, false);
-            evictions++;
-        }
+        evict(budgetBytes);
     }
 
     /** Deregisters {@code e} and forgets it; {@code stale}: its memory was gone. */
@@ -163,7 +200,7 @@ public final class MrCache implements AutoCloseable {
         cachedBytes -= e.segment.byteSize();
         registrations--;
         if (stale) invalidations++;
-        if (e.leases == 0) e.mr.close();
+        if (e.leases == 0) e.mr.close(); // forgotten first: a failure here leaves nothing half-cached
         else e.dropped = true; // deregistered when its last lease goes
     }
 
@@ -176,7 +213,17 @@ public final class MrCache implements AutoCloseable {
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        for (Entry e : List.copyOf(idle.keySet())) drop(e, false);
+        RuntimeException first = null;
+        for (Entry e : List.copyOf(idle.keySet())) {
+            try {
+                drop(e, false);
+            } catch (RuntimeException x) {
+                // each one gets its deregistration; the first failure is reported after
+                if (first == null) first = x;
+                else first.addSuppressed(x);
+            }
+        }
+        if (first != null) throw first;
     }
 
     @Override

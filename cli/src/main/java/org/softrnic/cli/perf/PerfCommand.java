@@ -199,6 +199,10 @@ public final class PerfCommand implements Callable<Integer> {
         // a spec may hold commas of its own (tap:IF,ip=...): a new link starts only where a link kind does
         List<String> links = sweep ? List.of(link.split(",(?=(inproc|udp|qemu-listen|qemu-connect|tap)\\b)")) : List.of(link);
         for (String l : links) checkLink(l);
+        if ((sweep || server) && (regPerMessage || mrCache || regCost != null)) {
+            throw new UserError("--reg-per-message, --mr-cache and --reg-cost shape one run's client: not with "
+                    + (sweep ? "--sweep" : "--server (the client registers its own buffers)"));
+        }
         if (sweep) return sweep(operation, links, out);
         if (svg != null) throw new UserError("--svg draws a --sweep");
         try {

@@ -98,28 +98,10 @@ public final class RegcostCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "ibv_reg_mr and ibv_dereg_mr on %s, the median of %d calls each:%n", what, iters);
         out.printf(Locale.ROOT, "%12s  %12s  %12s  %16s%n", "size", "reg (us)", "dereg (us)", "reg per page (ns)");
         double reg4k = 0;
-        try (ProtectionDomain pd = ctx.allocPd(); Arena arena = Arena.ofShared()) {
-            for (long size = 4096; size <= maxSize; size <<= 1) {
-                MemorySegment buf = arena.allocate(size, 4096);
-                buf.fill((byte) 1); // the pages exist before the first registration: the kernel pins, it does not fault them in
-                long[] reg = new long[iters];
-                long[] dereg = new long[iters];
-                for (int i = 0; i < iters; i++) {
-                    long t0 = System.nanoTime();
-                    MemoryRegion mr = pd.regMr(buf, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-                    long t1 = System.nanoTime();
-                    mr.close();
-                    reg[i] = t1 - t0;
-                    dereg[i] = System.nanoTime() - t1;
-                }
-                double r = median(reg) / 1000.0;
-                if (size == 4096) reg4k = r;
-                long pages = size / 4096;
-                out.printf(Locale.ROOT, "%12s  %12.1f  %12.1f  %16s%n", human(size), r, median(dereg) / 1000.0,
-                        pages == 1 ? "-" : String.format(Locale.ROOT, "%.1f", (r - reg4k) * 1000 / (pages - 1)));
-            }
-            MemorySegment buf = arena.allocate(65536, 4096);
-            try (MrCache cache = new MrCache(pd, 1 << 20)) {
+        try (ProtectionDomain pd = ctx.allocPd()) {
+            for (long size = 4096; size <= maxSize; size <<= 1) reg4k = row(pd, size, reg4k, out);
+            try (Arena arena = Arena.ofShared(); MrCache cache = new MrCache(pd, 1 << 20)) {
+                MemorySegment buf = arena.allocate(65536, 4096);
                 for (int i = 0; i < 20_000; i++) cache.get(buf, Access.LOCAL_WRITE).close(); // compiled, as in a long run
                 long[] hit = new long[Math.max(iters, 1000)];
                 for (int i = 0; i < hit.length; i++) {
@@ -130,6 +112,29 @@ public final class RegcostCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "a registration cache's hit (MrCache get and release, 64 KiB): %.2f us, median of %d%n",
                         median(hit) / 1000.0, hit.length);
             }
+        }
+    }
+
+    /** One size's row; its median registration time in µs, the 4 KiB one the rows after it count pages from. */
+    private double row(ProtectionDomain pd, long size, double reg4k, PrintWriter out) {
+        try (Arena arena = Arena.ofShared()) { // one size at a time: at most --max-size resident
+            MemorySegment buf = arena.allocate(size, 4096);
+            buf.fill((byte) 1); // the pages exist before the first registration: the kernel pins, it does not fault them in
+            long[] reg = new long[iters];
+            long[] dereg = new long[iters];
+            for (int i = 0; i < iters; i++) {
+                long t0 = System.nanoTime();
+                MemoryRegion mr = pd.regMr(buf, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+                long t1 = System.nanoTime();
+                mr.close();
+                reg[i] = t1 - t0;
+                dereg[i] = System.nanoTime() - t1;
+            }
+            double r = median(reg) / 1000.0;
+            long pages = size / 4096;
+            out.printf(Locale.ROOT, "%12s  %12.1f  %12.1f  %16s%n", human(size), r, median(dereg) / 1000.0,
+                    pages == 1 ? "-" : String.format(Locale.ROOT, "%.1f", (r - reg4k) * 1000 / (pages - 1)));
+            return size == 4096 ? r : reg4k;
         }
     }
 

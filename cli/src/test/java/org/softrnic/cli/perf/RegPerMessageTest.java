@@ -34,5 +34,6 @@ class RegPerMessageTest {
     void theCacheCachesWhatPerMessageRegistrationMakes() {
         assertTrue(run(Main.EXIT_USAGE, "perf", "write", "--mr-cache").contains("--mr-cache caches the registrations --reg-per-message makes"));
         assertTrue(run(Main.EXIT_USAGE, "perf", "write", "--reg-cost", "5").contains("--reg-cost takes CALL_NS,PAGE_NS"));
+        assertTrue(run(Main.EXIT_USAGE, "perf", "write", "--sweep", "--reg-per-message").contains("not with --sweep"));
     }
 }

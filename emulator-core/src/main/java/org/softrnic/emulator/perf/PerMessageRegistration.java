@@ -58,10 +58,21 @@ final class PerMessageRegistration implements AutoCloseable {
     /** What requests that never completed still hold, and the cache. */
     @Override
     public void close() {
+        RuntimeException first = null;
         for (int i = 0; i < held.length; i++) {
-            if (held[i] != null) close(held[i]);
+            AutoCloseable h = held[i];
             held[i] = null;
+            try {
+                if (h != null) close(h);
+            } catch (RuntimeException e) {
+                if (first == null) first = e; // every one is closed; the first failure is reported after
+            }
         }
-        if (cache != null) cache.close();
+        try {
+            if (cache != null) cache.close();
+        } catch (RuntimeException e) {
+            if (first == null) first = e;
+        }
+        if (first != null) throw first;
     }
 }

@@ -192,13 +192,14 @@ final class PerfClient {
         wr.opcode = plan.opcode;
         wr.sendFlags = SendFlags.SIGNALED;
         wr.numSge = plan.numSge;
+        // the request's time starts before its registration, which an application that registers per message pays
+        postedAt[q * depth + (int) (posted[q] % depth)] = System.nanoTime();
         int lkey = plan.reg == null ? plan.lkey : plan.reg.register(q, posted[q], plan.addr[q], plan.length);
         wr.sgList[0].set(plan.addr[q], plan.length, lkey);
         wr.remoteAddr = plan.remoteAddr[q];
         wr.rkey = plan.rkey[q];
         wr.compareAdd = 1;
         wr.wrId = ((long) q << 32) | (posted[q] & 0xffffffffL);
-        postedAt[q * depth + (int) (posted[q] % depth)] = System.nanoTime();
         plan.qps[q].postSend(wr);
         posted[q]++;
     }

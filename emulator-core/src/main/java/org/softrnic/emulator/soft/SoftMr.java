@@ -31,7 +31,11 @@ final class SoftMr extends SoftResource implements MemoryRegion {
         device.runner.run(() -> device.nic.deregMr(mr));
         device.publishRegion(mr, false);
         device.unlock(pinned);
-        SoftRnic.charge(device.regCost().deregNanos(pinned / SoftRnic.PAGE));
+    }
+
+    @Override
+    void afterClose() {
+        SoftRnic.charge(device.regCost().deregNanos(pinned / SoftRnic.PAGE)); // as a kernel deregisters, in parallel
     }
 
     @Override

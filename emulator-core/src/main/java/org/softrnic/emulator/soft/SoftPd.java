@@ -50,22 +50,26 @@ final class SoftPd extends SoftResource implements ProtectionDomain {
 
     @Override
     public MemoryRegion regMr(MemorySegment segment, int access) {
+        SoftMr made;
+        long pinned;
         synchronized (device) {
             checkOpen("ibv_reg_mr");
             checkReachable("ibv_reg_mr", segment);
-            long pinned = SoftRnic.pinned(segment);
+            pinned = SoftRnic.pinned(segment);
             device.lock("ibv_reg_mr", pinned);
-            org.softrnic.nic.mem.MemoryRegion mr;
+            boolean registered = false;
             try {
-                mr = device.runner.call(() -> device.nic.regMr(pd, segment, access));
-            } catch (RuntimeException e) {
-                device.unlock(pinned);
-                throw e;
+                var mr = device.runner.call(() -> device.nic.regMr(pd, segment, access));
+                device.publishRegion(mr, true);
+                made = new SoftMr(this, mr, pinned);
+                registered = true;
+            } finally {
+                if (!registered) device.unlock(pinned);
             }
-            device.publishRegion(mr, true);
-            SoftRnic.charge(device.regCost().regNanos(pinned / SoftRnic.PAGE));
-            return new SoftMr(this, mr, pinned);
         }
+        // the cost outside the device's lock: a kernel registers for several threads at once
+        SoftRnic.charge(device.regCost().regNanos(pinned / SoftRnic.PAGE));
+        return made;
     }
 
     /** A thread that owns no memory: a segment it may touch is one the device may touch from any thread. */

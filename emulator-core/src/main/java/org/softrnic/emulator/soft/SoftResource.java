@@ -64,6 +64,11 @@ abstract class SoftResource {
             }
             for (SoftResource r : uses) r.users.remove(this);
         }
+        afterClose();
+    }
+
+    /** What closing costs outside the device's lock, where other threads' verbs need not wait for it. */
+    void afterClose() {
     }
 
     /** This object and, transitively, every open object that uses it, as errors name them. */

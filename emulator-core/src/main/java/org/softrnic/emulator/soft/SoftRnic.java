@@ -382,9 +382,13 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
 
     /** The pages {@code segment} spans, in bytes: what registering it pins. */
     static long pinned(java.lang.foreign.MemorySegment segment) {
-        long start = segment.address() & -PAGE;
-        long end = (segment.address() + segment.byteSize() + PAGE - 1) & -PAGE;
-        return Math.max(PAGE, end - start);
+        try {
+            long start = segment.address() & -PAGE;
+            long end = Math.addExact(Math.addExact(segment.address(), segment.byteSize()), PAGE - 1) & -PAGE;
+            return Math.max(PAGE, end - start);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE / 2; // a segment reinterpreted past the address space: more than any limit
+        }
     }
 
     void publishRegion(MemoryRegion mr, boolean add) {

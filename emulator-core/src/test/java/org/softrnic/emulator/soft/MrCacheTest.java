@@ -109,4 +109,61 @@ class MrCacheTest {
             assertThrows(IllegalStateException.class, () -> closed.get(block, Access.LOCAL_WRITE));
         });
     }
+
+    /** A registration that starts far below what is asked still covers it, however many smaller ones start between. */
+    @Test
+    void aLargeRegistrationCoversPastManySmallOnes() throws Exception {
+        withPd((dev, pd, arena) -> {
+            MemorySegment pool = arena.allocate(128 * 4096, 4096);
+            try (MrCache cache = new MrCache(pd, 64L << 20)) {
+                for (int k = 0; k < 20; k++) cache.get(pool.asSlice(k * 4096L, 4096), Access.LOCAL_WRITE).close();
+                int whole;
+                try (MrCache.Lease l = cache.get(pool, Access.LOCAL_WRITE)) {
+                    whole = l.lkey();
+                }
+                try (MrCache.Lease l = cache.get(pool.asSlice(100 * 4096L, 4096), Access.LOCAL_WRITE)) {
+                    assertEquals(whole, l.lkey(), "the pool's registration, 100 pages below, twenty starts between");
+                }
+                assertEquals(21, cache.stats().misses());
+            }
+        });
+    }
+
+    /** Memory whose scope never closes cannot tell the cache it went: the application invalidates it. */
+    @Test
+    void invalidateForgetsWhatTheScopeCannotTell() throws Exception {
+        withPd((dev, pd, arena) -> {
+            MemorySegment global = MemorySegment.ofAddress(arena.allocate(8192, 4096).address()).reinterpret(8192);
+            try (MrCache cache = new MrCache(pd, 1 << 20)) {
+                int before;
+                try (MrCache.Lease l = cache.get(global, Access.LOCAL_WRITE)) {
+                    before = l.lkey();
+                }
+                cache.invalidate(global.address() + 4096, 1); // freed, in part
+                try (MrCache.Lease l = cache.get(global, Access.LOCAL_WRITE)) {
+                    assertNotEquals(before, l.lkey());
+                }
+                assertEquals(1, cache.stats().invalidations());
+            }
+        });
+    }
+
+    /** Refused for lack of locked memory, a miss deregisters the idle registrations and tries again. */
+    @Test
+    void enomemEvictsTheIdleOnesAndTriesAgain() throws Exception {
+        var limits = new org.softrnic.emulator.config.LimitsConfig(null, null, null, null, null, null, null, null, null, 8192L);
+        try (SoftFabric fabric = SoftFabric.virtual(1); Arena arena = Arena.ofShared()) {
+            SoftRnic dev = fabric.add(SoftRnicConfig.builder().name("tight").gid("10.8.0.2").limits(limits).build());
+            try (RdmaContext ctx = dev.open(); ProtectionDomain pd = ctx.allocPd(); MrCache cache = new MrCache(pd, 1 << 20)) {
+                cache.get(arena.allocate(4096, 4096), Access.LOCAL_WRITE).close();
+                cache.get(arena.allocate(4096, 4096), Access.LOCAL_WRITE).close();
+                assertEquals(8192, dev.lockedBytes(), "two idle registrations hold the whole limit");
+                try (MrCache.Lease l = cache.get(arena.allocate(4096, 4096), Access.LOCAL_WRITE)) {
+                    assertEquals(4096, dev.lockedBytes(), "the idle ones went; the new one fits");
+                }
+                assertEquals(2, cache.stats().evictions());
+            }
+            dev.close();
+        }
+    }
 }

@@ -143,10 +143,7 @@ class RxePerftestTest {
             assertEquals(0, soft.exitValue(), mine + ns.errors("softrnic") + g);
             assertTrue(g.contains("[tool rc=0]"), "ib_write_bw failed:\n" + g + ns.errors("guest"));
             assertTrue(g.contains(String.format(" %-7d    %-10d ", 65536, iters)), "rxe's report has no row:\n" + g);
-            String decoded = Interop.decode(pcap);
-            long cnps = decoded.lines().filter(l -> l.contains("RoCEv2  CNP")).count();
-            assertTrue(cnps > 0, "softrnic sent no CNP for the CE-marked WRITEs:\n" + decoded);
-            assertEquals(cnps, decoded.lines().filter(l -> l.contains("RoCEv2  CNP  ICRC ok")).count(), "every CNP verifies");
+            assertCnpsSentAndVerified(pcap, "for the CE-marked WRITEs");
             Interop.assertEveryIcrcValid(pcap, iters);
         }
     }
@@ -175,10 +172,15 @@ class RxePerftestTest {
             assertEquals(0, soft.exitValue(), mine + ns.errors("softrnic") + g);
             assertTrue(g.contains("[tool rc=0]"), "ib_write_bw failed:\n" + g + ns.errors("guest"));
             assertTrue(g.contains("fq_codel"), "the qdisc is in place:\n" + g + ns.errors("guest"));
-            String decoded = Interop.decode(pcap);
-            long cnps = decoded.lines().filter(l -> l.contains("RoCEv2  CNP")).count();
-            assertTrue(cnps > 0, "no CNP: the qdisc's CE marks did not reach softrnic's notification point\n" + g + "\n" + decoded);
-            assertEquals(cnps, decoded.lines().filter(l -> l.contains("RoCEv2  CNP  ICRC ok")).count(), "every CNP verifies");
+            assertCnpsSentAndVerified(pcap, "for the qdisc's CE marks (did they reach softrnic's notification point?)\n" + g);
         }
+    }
+
+    /** softrnic's CNPs are in the capture, and every one verifies. */
+    private static void assertCnpsSentAndVerified(Path pcap, String forWhat) {
+        String decoded = Interop.decode(pcap);
+        long cnps = decoded.lines().filter(l -> l.contains("RoCEv2  CNP")).count();
+        assertTrue(cnps > 0, "softrnic sent no CNP " + forWhat + "\n" + decoded);
+        assertEquals(cnps, decoded.lines().filter(l -> l.contains("RoCEv2  CNP  ICRC ok")).count(), "every CNP verifies");
     }
 }

@@ -144,17 +144,7 @@ public final class PerfCommand implements Callable<Integer> {
     private org.softrnic.emulator.config.RegCostConfig cost() {
         if (regCost == null) return null;
         if (provider.equals("ibverbs")) throw new UserError("--reg-cost charges the soft RNIC; a real device's cost is its own");
-        String[] p = regCost.split(",");
-        try {
-            if (p.length != 2) throw new NumberFormatException();
-            long call = Long.parseLong(p[0].trim());
-            long page = Long.parseLong(p[1].trim());
-            return new org.softrnic.emulator.config.RegCostConfig(call, page, call / 2, page / 2);
-        } catch (NumberFormatException e) {
-            throw new UserError("--reg-cost takes CALL_NS,PAGE_NS, whole nanoseconds, not " + regCost);
-        } catch (org.softrnic.emulator.config.ConfigException e) {
-            throw new UserError("--reg-cost " + regCost + ": " + e.getMessage());
-        }
+        return org.softrnic.cli.regcost.RegCostOption.parse(regCost, false);
     }
 
     /** What a server does not choose: the client's hello brings the run. */

@@ -1,5 +1,7 @@
 package org.softrnic.cli.perf;
 
+import static org.softrnic.cli.SvgText.text;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
@@ -26,7 +28,7 @@ final class SweepSvg {
         s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
                 + " font-family=\"monospace\" font-size=\"11\">%n", 2 * W, H + 24 + 18 * lines.size()));
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-        s.append(text(W, 16, "middle", 13, escape(title)));
+        s.append(text(W, 16, "middle", 13, title));
         chart(s, 0, "bandwidth, MB/s", lines, PerfResult::bwAverageMBps);
         chart(s, W, "message rate, Mpps", lines, PerfResult::msgRateMpps);
         for (int i = 0; i < lines.size(); i++) {
@@ -34,7 +36,7 @@ final class SweepSvg {
             s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>%n",
                     LEFT, y - 4, LEFT + 24, y - 4, colour(i)));
             PerfSweep.Line l = lines.get(i);
-            s.append(text(LEFT + 30, y, "start", 11, escape(l.link() + (l.error() == null ? "" : "  (stopped at " + l.error() + ")"))));
+            s.append(text(LEFT + 30, y, "start", 11, l.link() + (l.error() == null ? "" : "  (stopped at " + l.error() + ")")));
         }
         return s.append("</svg>\n").toString();
     }
@@ -104,13 +106,5 @@ final class SweepSvg {
 
     private static String colour(int i) {
         return COLOURS[i % COLOURS.length];
-    }
-
-    private static String text(int x, int y, String anchor, int size, String t) {
-        return String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" font-size=\"%d\">%s</text>%n", x, y, anchor, size, t);
-    }
-
-    private static String escape(String t) {
-        return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

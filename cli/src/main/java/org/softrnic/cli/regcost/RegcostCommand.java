@@ -81,17 +81,7 @@ public final class RegcostCommand implements Callable<Integer> {
     }
 
     private RegCostConfig cost() {
-        if (regCost == null) return RegCostConfig.NONE;
-        String[] p = regCost.split(",");
-        if (p.length != 2 && p.length != 4) throw new UserError("--reg-cost takes CALL_NS,PAGE_NS or four values, not " + regCost);
-        try {
-            long[] v = Arrays.stream(p).mapToLong(x -> Long.parseLong(x.trim())).toArray();
-            return p.length == 2 ? new RegCostConfig(v[0], v[1], v[0] / 2, v[1] / 2) : new RegCostConfig(v[0], v[1], v[2], v[3]);
-        } catch (NumberFormatException e) {
-            throw new UserError("--reg-cost takes whole nanoseconds, not " + regCost);
-        } catch (org.softrnic.emulator.config.ConfigException e) {
-            throw new UserError("--reg-cost " + regCost + ": " + e.getMessage());
-        }
+        return regCost == null ? RegCostConfig.NONE : RegCostOption.parse(regCost, true);
     }
 
     private void measure(RdmaContext ctx, String what, PrintWriter out) {

@@ -1,5 +1,7 @@
 package org.softrnic.cli.sim;
 
+import static org.softrnic.cli.SvgText.text;
+
 import java.util.List;
 import java.util.Locale;
 import org.softrnic.emulator.sim.ScenarioResult;
@@ -67,10 +69,5 @@ final class SimSvg {
             d.append(d.isEmpty() ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f", x, y));
         }
         if (!d.isEmpty()) s.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>%n", d, colour));
-    }
-
-    private static String text(double x, double y, String anchor, int size, String t) {
-        return String.format(Locale.ROOT, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"%s\" font-size=\"%d\">%s</text>%n", x, y, anchor, size,
-                t.replace("&", "&amp;").replace("<", "&lt;"));
     }
 }

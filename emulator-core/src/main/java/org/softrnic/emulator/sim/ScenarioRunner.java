@@ -73,7 +73,7 @@ public final class ScenarioRunner {
                 QueuePair rqp = rpd.createQp(QpInitAttr.rc(rcq, new QpCaps(1, 1, 1, 1, 0)));
                 qp.modifyToRts(connect(rctx, rqp));
                 rqp.modifyToRts(connect(ctx, qp));
-                senders.add(new Sender(i, dev, qp, cq, mr, rmr, s.messageBytes()));
+                senders.add(new Sender(i, qp, cq, mr, rmr, s.messageBytes()));
             }
             long t0 = sim.clock().nanoTime();
             long end = t0 + millis(s.durationMs());
@@ -193,7 +193,6 @@ public final class ScenarioRunner {
     /** One flow: its QP, its CQ, the WRITEs it keeps posted, and the bytes they completed per window. */
     private static final class Sender {
         final int id;
-        final SoftRnic device;
         final QueuePair qp;
         final CompletionQueue cq;
         final SendWr wr = new SendWr();
@@ -202,9 +201,8 @@ public final class ScenarioRunner {
         long measuredBytes;
         String error;
 
-        Sender(int id, SoftRnic device, QueuePair qp, CompletionQueue cq, MemoryRegion local, MemoryRegion remote, int bytes) {
+        Sender(int id, QueuePair qp, CompletionQueue cq, MemoryRegion local, MemoryRegion remote, int bytes) {
             this.id = id;
-            this.device = device;
             this.qp = qp;
             this.cq = cq;
             wr.opcode = SendOpcode.RDMA_WRITE;

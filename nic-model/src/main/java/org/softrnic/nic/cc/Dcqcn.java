@@ -38,13 +38,13 @@ public final class Dcqcn {
         this.line = lineRateMbps;
         this.rc = lineRateMbps; // no slow start: a flow starts at line rate
         this.rt = lineRateMbps;
-        this.alpha = parameters.profile() == DcqcnParameters.Profile.PAPER ? parameters.initialAlpha() / 1024.0 : parameters.initialAlpha();
+        this.alpha = paper() ? parameters.initialAlpha() / 1024.0 : parameters.initialAlpha();
     }
 
     /** A CNP for this QP arrived. */
     public void cnp() {
         cnpsHandled++;
-        if (p.profile() == DcqcnParameters.Profile.PAPER) {
+        if (paper()) {
             rt = rc;
             rc = Math.max(p.rpgMinRate(), rc * (1 - alpha / 2));
             alpha = (1 - g()) * alpha + g();
@@ -65,7 +65,7 @@ public final class Dcqcn {
 
     /** The α timer, every {@code dce_tcp_rtt}: the paper's decay without CNPs, the firmware's sampled update. */
     public void alphaTick() {
-        if (p.profile() == DcqcnParameters.Profile.PAPER) {
+        if (paper()) {
             alpha = (1 - g()) * alpha;
             return;
         }
@@ -78,7 +78,7 @@ public final class Dcqcn {
 
     /** The firmware's decrease check, every {@code rate_reduce_monitor_period}: a cut only if a CNP came since the last. */
     public void decreaseTick() {
-        if (p.profile() == DcqcnParameters.Profile.PAPER || !cnpSinceDecreaseTick) return;
+        if (paper() || !cnpSinceDecreaseTick) return;
         cnpSinceDecreaseTick = false;
         if (p.clampTgtRate() || byteIncreased || (p.clampTgtRateAfterTimeInc() && timerIncreased)) rt = rc;
         long r = (long) rc;
@@ -116,7 +116,7 @@ public final class Dcqcn {
         int f = p.rpgThreshold();
         int lo = Math.min(timerStage, byteStage);
         int hi = Math.max(timerStage, byteStage);
-        if (p.profile() == DcqcnParameters.Profile.PAPER) {
+        if (paper()) {
             if (lo > f) rt += (lo - f) * p.rpgHaiRate();
             else if (hi > f) rt += p.rpgAiRate();
         } else {

@@ -18,7 +18,6 @@ package org.softrnic.nic.cc;
 public final class ReactionPoint {
     private static final long NEVER = Long.MAX_VALUE;
 
-    private final DcqcnParameters p;
     private final Dcqcn rules;
     private final double line;
     private final boolean paper;
@@ -36,17 +35,12 @@ public final class ReactionPoint {
     private long increaseTicks;
 
     public ReactionPoint(DcqcnParameters parameters, double lineRateMbps) {
-        this.p = parameters;
         this.rules = new Dcqcn(parameters, lineRateMbps);
         this.line = lineRateMbps;
         this.paper = parameters.profile() == DcqcnParameters.Profile.PAPER;
         this.alphaPeriod = Math.max(1, parameters.dceTcpRttMicros() * 1_000);
         this.decreasePeriod = Math.max(1, parameters.rateReduceMonitorPeriodMicros() * 1_000);
         this.increasePeriod = Math.max(1, parameters.rpgTimeResetMicros() * 1_000);
-    }
-
-    public DcqcnParameters parameters() {
-        return p;
     }
 
     /** A CNP for the QP arrived at {@code now}. */

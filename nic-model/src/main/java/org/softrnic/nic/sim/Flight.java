@@ -28,9 +28,9 @@ final class Flight implements Comparable<Flight> {
     int wire;
     int from;
     long sentAt;
-    /** A pause frame's class-enable vector and quanta. */
-    int pauseVector;
-    int pauseQuanta;
+    /** A PFC event's priority, and its value: a pause's quanta, a refresh's epoch, a resume's end of the pause. */
+    int priority;
+    long stamp;
 
     @Override
     public int compareTo(Flight o) {

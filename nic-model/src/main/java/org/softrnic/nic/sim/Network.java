@@ -5,7 +5,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.lang.foreign.MemorySegment;
 import org.softrnic.nic.Nic;
+import org.softrnic.wire.frame.Ecn;
 
 /**
  * A {@link Topology} in virtual time, as one more agent of the fabric's scheduler: every port a queue served at its
@@ -141,19 +143,19 @@ final class Network {
                 portMayOpen(p, now);
             }
             case Flight.PAUSE -> {
-                paused(p, f.pauseVector, f.pauseQuanta, now);
+                paused(p, f.priority, (int) f.stamp, now);
                 fabric.recycle(f);
             }
             case Flight.RESUME -> {
-                int prio = f.pauseVector;
-                if (p.pausedUntil[prio] == f.sentAt) p.pausedUntil[prio] = 0;
+                int prio = f.priority;
+                if (p.pausedUntil[prio] == f.stamp) p.pausedUntil[prio] = 0;
                 fabric.recycle(f);
                 kick(p, now);
                 portMayOpen(p, now);
             }
             case Flight.PFC_REFRESH -> {
-                int prio = f.pauseVector;
-                if (p.upstreamPaused[prio] && p.pauseEpoch[prio] == f.pauseQuanta) sendPause(p, prio, true, now);
+                int prio = f.priority;
+                if (p.upstreamPaused[prio] && p.pauseEpoch[prio] == f.stamp) sendPause(p, prio, true, now);
                 fabric.recycle(f);
             }
             default -> throw new IllegalStateException("no network event of kind " + f.kind);
@@ -233,7 +235,7 @@ final class Network {
         EcnMarking ecn = s.ecn();
         if (ecn.enabled() && f.prio < 6) {
             double prob = ecn.probability(p.queuedByPrio[f.prio]);
-            if (prob > 0 && (prob >= 1 || random.nextDouble() < prob) && markCe(f.bytes, f.length)) p.marks++;
+            if (prob > 0 && (prob >= 1 || random.nextDouble() < prob) && markCe(f.bytes)) p.marks++;
         }
         Pfc pfc = s.pfc();
         if (pfc.lossless(f.prio)) {
@@ -252,15 +254,15 @@ final class Network {
         // a MAC control frame goes out between two frames, ahead of every queue
         long at = now + in.serialisation(Pfc.FRAME_WIRE_BYTES) + in.delayNanos;
         Flight pause = fabric.event(at, Flight.PAUSE, in.reverse.id);
-        pause.pauseVector = prio;
-        pause.pauseQuanta = xoff ? pfc.quanta() : 0;
+        pause.priority = prio;
+        pause.stamp = xoff ? pfc.quanta() : 0;
         fabric.schedule(pause);
-        fabric.paused(now, at, names.get(in.owner), names.get(in.peerNode), prio, pause.pauseQuanta);
+        fabric.paused(now, at, names.get(in.owner), names.get(in.peerNode), prio, (int) pause.stamp);
         if (xoff) {
             // as ns3-rdma: sent again at half its time while the ingress stays above XON
             Flight refresh = fabric.event(now + Math.max(1, Pfc.pauseNanos(pfc.quanta(), in.gbps) / 2), Flight.PFC_REFRESH, in.id);
-            refresh.pauseVector = prio;
-            refresh.pauseQuanta = in.pauseEpoch[prio];
+            refresh.priority = prio;
+            refresh.stamp = in.pauseEpoch[prio];
             fabric.schedule(refresh);
         }
     }
@@ -276,38 +278,20 @@ final class Network {
         long until = now + Pfc.pauseNanos(quanta, p.gbps);
         p.pausedUntil[prio] = until;
         Flight resume = fabric.event(until, Flight.RESUME, p.id);
-        resume.pauseVector = prio;
-        resume.sentAt = until;
+        resume.priority = prio;
+        resume.stamp = until;
         fabric.schedule(resume);
+    }
+
+    /** Sets CE on an ECN-capable IP packet, its IPv4 checksum with it, as the wire's {@link Ecn} does; false for Not-ECT or CE. */
+    static boolean markCe(byte[] ip) {
+        return Ecn.markCongestion(MemorySegment.ofArray(ip), 0);
     }
 
     /** The priority of an IP packet: its DSCP's class selector (DSCP 26 is 3, a CNP's 48 is 6), as switches map it by default. */
     static int priority(byte[] ip) {
         int dscp = (ip[0] & 0xf0) == 0x40 ? (ip[1] & 0xff) >>> 2 : (((ip[0] & 0x0f) << 4) | ((ip[1] & 0xf0) >>> 4)) >>> 2;
         return dscp >>> 3;
-    }
-
-    /** Sets CE on an ECN-capable packet (and the IPv4 checksum with it); false when it is Not-ECT or already CE. */
-    static boolean markCe(byte[] ip, int length) {
-        if ((ip[0] & 0xf0) == 0x40) {
-            int ecn = ip[1] & 3;
-            if (ecn == 0 || ecn == 3) return false;
-            ip[1] |= 3;
-            int ihl = (ip[0] & 0x0f) * 4;
-            ip[10] = 0;
-            ip[11] = 0;
-            int sum = 0;
-            for (int i = 0; i < ihl; i += 2) sum += (ip[i] & 0xff) << 8 | (ip[i + 1] & 0xff);
-            while ((sum >>> 16) != 0) sum = (sum & 0xffff) + (sum >>> 16);
-            sum = ~sum & 0xffff;
-            ip[10] = (byte) (sum >>> 8);
-            ip[11] = (byte) sum;
-            return true;
-        }
-        int ecn = (ip[1] >>> 4) & 3;
-        if (length < 40 || ecn == 0 || ecn == 3) return false;
-        ip[1] |= 0x30;
-        return true;
     }
 
     /** Starts every port's statistics over at {@code now}. */
@@ -317,22 +301,20 @@ final class Network {
 
     /** What the port from node {@code from} to node {@code to} did, or null when no link joins them. */
     PortStatistics statistics(String from, String to, long now) {
-        for (EgressPort p : ports) {
-            if (p.name.equals(from + "->" + to)) {
-                return new PortStatistics(p.name, p.arrivals, p.txPackets, p.txBytes, p.drops, p.marks, p.pauseFramesSent,
-                        p.meanQueueBytes(now), p.maxQueueBytes, p.queuedBytes);
-            }
-        }
+        String name = from + "->" + to;
+        for (EgressPort p : ports) if (p.name.equals(name)) return statistics(p, now);
         return null;
     }
 
     /** Every port's statistics. */
     List<PortStatistics> statistics(long now) {
         List<PortStatistics> out = new ArrayList<>();
-        for (EgressPort p : ports) {
-            String[] ends = p.name.split("->");
-            out.add(statistics(ends[0], ends[1], now));
-        }
+        for (EgressPort p : ports) out.add(statistics(p, now));
         return out;
+    }
+
+    private static PortStatistics statistics(EgressPort p, long now) {
+        return new PortStatistics(p.name, p.arrivals, p.txPackets, p.txBytes, p.drops, p.marks, p.pauseFramesSent,
+                p.meanQueueBytes(now), p.maxQueueBytes, p.queuedBytes);
     }
 }

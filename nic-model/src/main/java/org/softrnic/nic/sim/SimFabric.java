@@ -258,7 +258,7 @@ public final class SimFabric {
             return;
         }
         if (reordered) counts.reordered();
-        if (markRule != null && markRule.test(p) && Network.markCe(bytes, len)) counts.ecnMarked();
+        if (markRule != null && markRule.test(p) && Network.markCe(bytes)) counts.ecnMarked();
         if (faults.ecnMark() > 0 && random.nextDouble() < faults.ecnMark()) {
             Ecn.markCongestion(java.lang.foreign.MemorySegment.ofArray(bytes).asSlice(0, len), 0);
             counts.ecnMarked();

@@ -320,8 +320,8 @@ public final class Engine {
     /** The IP length of the last packet built, for the requester's pacing. */
     int lastTxLength;
 
-    /** Completes the packet begun with {@link #begin} around its payload and hands it to the link; its IP length. */
-    int transmit(int payloadLength) {
+    /** Completes the packet begun with {@link #begin} around its payload and hands it to the link. */
+    void transmit(int payloadLength) {
         int len = writer.finish(payloadLength, link.ipIdZero() ? 0 : ipId, !link.icrcUnseen() || transmitTap != null);
         lastTxLength = len;
         ipId = (ipId + 1) & 0xffff;
@@ -329,12 +329,11 @@ public final class Engine {
         PacketBuffer next = sink.handOver(tx, HEADROOM, len);
         if (next == null) {
             counters.inc(Counter.SEND_ERR); // as rxe when the IP stack refuses a packet: lost, retransmission recovers
-            return len;
+            return;
         }
         counters.inc(Counter.SENT_PKTS);
         if (next.capacity() < PacketSink.BUFFER_BYTES) throw new IllegalStateException("the sink handed back a small buffer");
         tx = next;
-        return len;
     }
 
     /** A request posted to the send queue: let the requester work. */

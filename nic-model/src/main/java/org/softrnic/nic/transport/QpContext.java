@@ -30,7 +30,7 @@ final class QpContext extends RespLine {
     org.softrnic.nic.cc.ReactionPoint rp;
     /** When the requester may send its next packet at the reaction point's rate, in nanoseconds. */
     double paceAt;
-    /** The requester stopped until {@link #paceAt}; it waits for the port ({@link Engine#portReady}). */
+    /** The requester stopped until {@link #paceAt} (a timer wakes it), or until the port's gate opens ({@link Engine#portReady}). */
     boolean paced;
     boolean portWaiting;
     /** What this QP adds to the device's {@link TxWindow}, and whether it waits there for room. */

@@ -37,7 +37,7 @@ class EcnMarkingTest {
     void onlyEcnCapablePacketsAreMarkedAndTheChecksumFollows() {
         for (int ecn : new int[] {0b01, 0b10}) {
             byte[] ip = ipv4((26 << 2) | ecn);
-            assertTrue(Network.markCe(ip, ip.length));
+            assertTrue(Network.markCe(ip));
             assertEquals(3, ip[1] & 3, "CE");
             assertEquals(26, (ip[1] & 0xff) >>> 2, "the DSCP stays");
             byte[] fresh = ip.clone();
@@ -45,12 +45,12 @@ class EcnMarkingTest {
             assertEquals(fresh[10], ip[10]);
             assertEquals(fresh[11], ip[11], "the IPv4 header checksum is recomputed");
         }
-        assertFalse(Network.markCe(ipv4(26 << 2), 40), "Not-ECT: never");
-        assertFalse(Network.markCe(ipv4((26 << 2) | 3), 40), "already CE");
+        assertFalse(Network.markCe(ipv4(26 << 2)), "Not-ECT: never");
+        assertFalse(Network.markCe(ipv4((26 << 2) | 3)), "already CE");
         byte[] v6 = new byte[40];
         v6[0] = 0x60;
         v6[1] = (byte) 0x20; // traffic class 0x02: ECT(0)
-        assertTrue(Network.markCe(v6, 40));
+        assertTrue(Network.markCe(v6));
         assertEquals(0x30, v6[1] & 0x30);
     }
 

@@ -28,6 +28,10 @@ public enum Counter {
     RP_CNP_IGNORED("rp_cnp_ignored"),
     /** mlx5's name: CNPs a QP's reaction point acted on. */
     RP_CNP_HANDLED("rp_cnp_handled"),
+    /** The kernel's ODP counters (mlx5's per-region names), summed over the device's regions, in pages. */
+    PAGE_FAULTS("page_faults"),
+    PAGE_INVALIDATIONS("page_invalidations"),
+    PAGE_PREFETCH("page_prefetch"),
     DROP_MALFORMED("drop_malformed"),
     DROP_BAD_ICRC("drop_bad_icrc"),
     DROP_NOT_ROCE("drop_not_roce"),

@@ -163,11 +163,48 @@ public final class Nic implements PacketReceiver {
         if (mrCount >= config.attributes().maxMr()) throw error(verb, Errno.ENOMEM, "max_mr reached");
         int lkey = kernel ? keys.newKernelKey() : keys.newKey();
         int rkey = (access & Access.REMOTE_ANY) != 0 ? lkey : 0;
-        MemoryRegion mr = new MemoryRegion(pd, segment, iova, access, lkey, rkey);
+        MemoryRegion mr = (access & Access.ON_DEMAND) != 0 ? MemoryRegion.onDemand(pd, segment, iova, access, lkey, rkey)
+                : new MemoryRegion(pd, segment, iova, access, lkey, rkey);
         keys.add(mr);
         pd.attach();
         mrCount++;
         return mr;
+    }
+
+    /**
+     * ibv_reg_mr(pd, NULL, SIZE_MAX, access | IBV_ACCESS_ON_DEMAND): an implicit ODP region, whose keys reach every
+     * address the device is shown memory at ({@link #odpCover}), faulted in as it is touched.
+     */
+    public MemoryRegion regImplicitOdp(ProtectionDomain pd, int access) {
+        String verb = "ibv_reg_mr";
+        checkPd(verb, pd);
+        String bad = Access.invalidReason(access);
+        if (bad != null) throw error(verb, Errno.EINVAL, bad);
+        if ((access & Access.ON_DEMAND) == 0) throw error(verb, Errno.EINVAL, "an implicit region (address 0, length SIZE_MAX) needs IBV_ACCESS_ON_DEMAND");
+        if ((access & (Access.MW_BIND | Access.ZERO_BASED)) != 0) {
+            throw error(verb, Errno.EINVAL, "an implicit ODP region takes no memory windows and is not zero-based (mlx5 refuses both)");
+        }
+        if (mrCount >= config.attributes().maxMr()) throw error(verb, Errno.ENOMEM, "max_mr reached");
+        int lkey = keys.newKey();
+        int rkey = (access & Access.REMOTE_ANY) != 0 ? lkey : 0;
+        MemoryRegion mr = MemoryRegion.implicitOdp(pd, access, lkey, rkey);
+        keys.add(mr);
+        pd.attach();
+        mrCount++;
+        return mr;
+    }
+
+    /**
+     * Shows implicit ODP region {@code mr} the memory of native {@code segment}: the part of the process's address space
+     * its page faults may map (a kernel's region sees the whole address space; a Java device is shown it).
+     */
+    public void odpCover(MemoryRegion mr, MemorySegment segment) {
+        String verb = "odp_cover";
+        if (!mr.isImplicit()) throw error(verb, Errno.EINVAL, "the region is not an implicit ODP region");
+        if (!segment.isNative()) throw error(verb, Errno.EINVAL, "an implicit region reaches native memory only (a heap segment has no address)");
+        engine.odpDropFreed(mr);
+        String bad = mr.implicitParts().cover(mr, segment);
+        if (bad != null) throw error(verb, Errno.EINVAL, bad);
     }
 
     /** ib_alloc_mr(IB_MR_TYPE_MEM_REG): an empty region of up to {@code maxLength} bytes for REG_MR requests. */
@@ -520,6 +557,40 @@ public final class Nic implements PacketReceiver {
     /** Each RC QP's window of unacknowledged PSNs (rxe's 128 by default), for a simulated hardware RNIC. */
     public void maxUnackedPsns(int psns) {
         engine.maxUnackedPsns(psns);
+    }
+
+    /** How long the driver takes to serve a page fault of an ODP region (500 µs unless set). */
+    public void odpFaultNanos(long nanos) {
+        engine.odpFaultNanos(nanos);
+    }
+
+    /** Hears each page fault as it starts (null: none). */
+    public void odpListener(OdpListener listener) {
+        engine.odpListener(listener);
+    }
+
+    /**
+     * ibv_advise_mr(IBV_ADVISE_MR_ADVICE_PREFETCH*): maps {@code [addr, addr + length)} of the ODP region {@code lkey}
+     * names, at once with {@code flush} (IBV_ADVISE_MR_FLAG_FLUSH: the call returns when they are mapped), else after a
+     * fault's time. EFAULT for a key or range the PD does not hold, EINVAL for a region that is not ODP.
+     */
+    public int odpPrefetch(ProtectionDomain pd, int lkey, long addr, long length, boolean write, boolean flush) {
+        String verb = "ibv_advise_mr";
+        MemoryRegion mr = keys.byLkey(lkey);
+        if (mr == null) throw error(verb, Errno.EFAULT, String.format("no region has lkey 0x%x", lkey));
+        var e = mr.check(pd, write ? Access.LOCAL_WRITE : 0, addr, length);
+        if (e != null) throw error(verb, Errno.EFAULT, String.format("[0x%x, +%d) with lkey 0x%x: %s", addr, length, lkey,
+                e.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
+        if (mr.odp() == null && !mr.isImplicit()) throw error(verb, Errno.EINVAL, "the region is not ODP: its pages are pinned and always mapped");
+        return engine.odpPrefetch(mr, addr, length, flush);
+    }
+
+    /**
+     * Drops the NIC's translations of {@code [addr, addr + length)} of ODP region {@code mr}, as the kernel's MMU notifier
+     * does when the memory is unmapped or migrated: the next access faults again. The pages dropped.
+     */
+    public int odpInvalidate(MemoryRegion mr, long addr, long length) {
+        return engine.odpInvalidate(mr, addr, length);
     }
 
     private int linkIpMtu;

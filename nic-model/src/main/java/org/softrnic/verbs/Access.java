@@ -8,15 +8,17 @@ public final class Access {
     public static final int REMOTE_ATOMIC = 1 << 3;
     public static final int MW_BIND = 1 << 4;
     public static final int ZERO_BASED = 1 << 5;
+    /** On-demand paging: the pages are not pinned; the NIC faults them in on first touch (IBV_ACCESS_ON_DEMAND). */
+    public static final int ON_DEMAND = 1 << 6;
     public static final int FLUSH_GLOBAL = 1 << 8;
     public static final int FLUSH_PERSISTENT = 1 << 9;
     public static final int REMOTE_ANY = REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC;
-    static final int KNOWN = LOCAL_WRITE | REMOTE_ANY | MW_BIND | ZERO_BASED | FLUSH_GLOBAL | FLUSH_PERSISTENT;
+    static final int KNOWN = LOCAL_WRITE | REMOTE_ANY | MW_BIND | ZERO_BASED | ON_DEMAND | FLUSH_GLOBAL | FLUSH_PERSISTENT;
 
     private Access() {}
 
     private static final String[] NAMES = {"LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ", "REMOTE_ATOMIC", "MW_BIND", "ZERO_BASED",
-            null, null, "FLUSH_GLOBAL", "FLUSH_PERSISTENT"};
+            "ON_DEMAND", null, "FLUSH_GLOBAL", "FLUSH_PERSISTENT"};
 
     /** The flags as rdma-core names them: "IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ", or "no access flags". */
     public static String describe(int access) {

@@ -16,6 +16,15 @@ public interface MemoryRegion extends AutoCloseable {
 
     MemorySegment segment();
 
+    /**
+     * An implicit ODP region: shows it the memory of native {@code memory}, which its keys then reach. A kernel's
+     * region sees the process's whole address space, so a real device needs no telling and ignores this; a Java device
+     * cannot see page tables and is shown the memory instead. Freeing the memory (closing its arena) unmaps it: an
+     * access after that completes in error.
+     */
+    default void cover(MemorySegment memory) {
+    }
+
     /** ibv_dereg_mr. */
     @Override
     void close();

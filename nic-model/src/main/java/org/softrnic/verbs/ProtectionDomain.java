@@ -13,6 +13,33 @@ public interface ProtectionDomain extends AutoCloseable {
      */
     MemoryRegion regMr(MemorySegment segment, int access);
 
+    /** ibv_advise_mr advice: fault the pages in for reading. */
+    int ADVISE_MR_ADVICE_PREFETCH = 0;
+    /** ibv_advise_mr advice: fault the pages in for writing. */
+    int ADVISE_MR_ADVICE_PREFETCH_WRITE = 1;
+    /** ibv_advise_mr advice: map the pages the CPU has already, without faulting. */
+    int ADVISE_MR_ADVICE_PREFETCH_NO_FAULT = 2;
+    /** ibv_advise_mr flag: return when the pages are mapped (synchronous). */
+    int ADVISE_MR_FLAG_FLUSH = 1;
+
+    /**
+     * ibv_reg_mr(pd, NULL, SIZE_MAX, access): an implicit on-demand-paging region, one pair of keys for the process's
+     * whole address space ({@code access} must hold {@link Access#ON_DEMAND}). On the soft provider its keys reach the
+     * memory shown to it with {@link MemoryRegion#cover}. EOPNOTSUPP where the provider has none.
+     */
+    default MemoryRegion regImplicitOdpMr(int access) {
+        throw new VerbsException("ibv_reg_mr", Errno.EOPNOTSUPP, "this provider has no implicit on-demand paging");
+    }
+
+    /**
+     * ibv_advise_mr: {@code advice} (ADVISE_MR_ADVICE_*) for the ODP pages {@code sgList}'s entries name, with
+     * {@code flags} (ADVISE_MR_FLAG_FLUSH waits until they are mapped). EFAULT for an lkey or range the PD does not hold,
+     * EINVAL for a region that is not ODP or unknown flags, EOPNOTSUPP where the provider has none.
+     */
+    default void adviseMr(int advice, int flags, Sge... sgList) {
+        throw new VerbsException("ibv_advise_mr", Errno.EOPNOTSUPP, "this provider has no ibv_advise_mr");
+    }
+
     /** ibv_alloc_mw, type 1 or 2. */
     MemoryWindow allocMw(int type);
 

@@ -32,6 +32,7 @@ final class Demo {
             List<WireStep> steps = WireStep.of(rig.simulation().trace(), new String[] {"A", "B"});
             List<String> under = paths == null ? null : paths.perPacket(rig.simulation().trace());
             if (!rig.simulation().pauses().isEmpty()) under = PauseNotes.under(steps, rig.simulation().pauses(), under);
+            if (!rig.faults.isEmpty()) under = PauseNotes.timed(steps, rig.faults, under);
             return new Played(s, o, steps, under, List.copyOf(rig.completions), List.copyOf(rig.events), List.copyOf(rig.notes),
                     refusals(rig),
                     Map.of("A", moved(rig.a.device().counters()), "B", moved(rig.b.device().counters())));

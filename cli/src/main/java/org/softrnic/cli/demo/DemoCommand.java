@@ -16,16 +16,20 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {"  softrnic demo --list", "  softrnic demo write", "  softrnic demo multi-packet --mtu 1024 --size 5000",
                 "  softrnic demo loss --drop 4", "  softrnic demo write --loss 0.2 --seed 7",
-                "  softrnic demo connect", "  softrnic demo connect --loss",
+                "  softrnic demo connect", "  softrnic demo connect --loss", "  softrnic demo odp", "  softrnic demo registration",
                 "  softrnic demo read --pcap read.pcap --svg read.svg"})
 public final class DemoCommand implements Callable<Integer> {
     /** The scenarios' names, for shell completion. */
     static final class Names implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
-            return java.util.Arrays.stream(Scenario.values()).map(s -> s.id).iterator();
+            return java.util.stream.Stream.concat(java.util.Arrays.stream(Scenario.values()).map(s -> s.id),
+                    java.util.stream.Stream.of(REGISTRATION)).iterator();
         }
     }
+
+    /** The scenario that prints a table of measured costs, not a ladder. */
+    static final String REGISTRATION = "registration";
 
     @Spec
     CommandSpec spec;
@@ -75,7 +79,14 @@ public final class DemoCommand implements Callable<Integer> {
         if (list || scenario == null) {
             out.println("scenarios (softrnic demo SCENARIO):");
             for (Scenario s : Scenario.values()) out.printf("  %-15s %s%n", s.id, s.summary);
+            out.printf("  %-15s %s%n", REGISTRATION, "a table, not a ladder: registering per message against registering once or through"
+                    + " a registration cache, with hardware's cost");
             out.flush();
+            return 0;
+        }
+        if (scenario.equals(REGISTRATION)) {
+            if (size != null && (size < 1 || size > 1 << 20)) throw new UserError("--size must be 1..1048576 for registration, not " + size);
+            RegistrationDemo.play(out, size == null ? 4096 : size, 20_000, RegistrationDemo.UCX_MODEL);
             return 0;
         }
         Scenario s = Scenario.byId(scenario);

@@ -60,6 +60,17 @@ final class DemoRig implements AutoCloseable {
         int trafficClass = pfc ? PFC_DSCP << 2 : 0;
         connect(a, b, mtu, startPsn, trafficClass);
         connect(b, a, mtu, startPsn, trafficClass);
+        for (Side s : new Side[] {a, b}) {
+            s.device().odpListener((at, qpn, what) -> faults.add(new PauseNotes.Timed(at, s.name() + "'s " + what)));
+        }
+    }
+
+    /** The page faults either side's NIC took, as lines for the ladder. */
+    final List<PauseNotes.Timed> faults = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** {@code bytes} of memory for a scenario's own regions, page-aligned, freed with the rig. */
+    java.lang.foreign.MemorySegment allocate(long bytes) {
+        return arena.allocate(bytes, 4096);
     }
 
     /** The pfc demo's data: DSCP 26, priority 3, the lossless one. */

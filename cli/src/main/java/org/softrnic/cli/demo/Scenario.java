@@ -72,6 +72,24 @@ enum Scenario {
         recv(r.b, size);
         r.run();
     }),
+    ODP("odp", "A WRITEs into B's on-demand-paging region: the first touch is a page fault, B answers RNR NAK while its"
+            + " driver maps the page, and A's retry lands; B's pages are then invalidated, and the next WRITE faults again", 64, 0, 64,
+            (r, o, size) -> {
+        org.softrnic.verbs.MemoryRegion odp = r.keep(r.b.pd().regMr(r.allocate(Math.max(size, 4096)),
+                Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.ON_DEMAND));
+        for (int wrId = 1; wrId <= 3; wrId++) {
+            if (wrId == 3) r.invalidate(r.b, odp);
+            SendWr wr = r.request(r.a, SendOpcode.RDMA_WRITE, size, wrId);
+            wr.remoteAddr = odp.addr();
+            wr.rkey = odp.rkey();
+            r.a.qp().postSend(wr);
+            r.run();
+        }
+        var st = r.b.device().odpStats(odp);
+        r.note(String.format("B's region, as the kernel counts it: page_faults %d, page_invalidations %d, page_prefetch %d;"
+                + " %d page(s) mapped now. The second WRITE found the page mapped and took no fault", st.pageFaults(),
+                st.pageInvalidations(), st.pagePrefetch(), st.pagesMapped()));
+    }),
     RKEY_VIOLATION("rkey-violation", "A WRITEs with a wrong rkey: B refuses, A's QP goes to the error state", 64, 0, 64, (r, o, size) -> {
         SendWr wr = r.request(r.a, SendOpcode.RDMA_WRITE, size, 1);
         wr.rkey ^= 0x100;
@@ -302,6 +320,18 @@ enum Scenario {
 
         org.softrnic.nic.sim.SimFabric simulation() {
             return rig.simulation();
+        }
+
+        /** {@code bytes} of page-aligned memory, freed with the stage. */
+        java.lang.foreign.MemorySegment allocate(long bytes) {
+            return rig.allocate(bytes);
+        }
+
+        /** {@code side}'s kernel drops its NIC's translations of ODP region {@code mr}, written into the ladder. */
+        void invalidate(DemoRig.Side side, org.softrnic.verbs.MemoryRegion mr) {
+            int pages = side.device().odpInvalidate(mr, mr.addr(), mr.length());
+            rig.faults.add(new PauseNotes.Timed(rig.simulation().clock().nanoTime(), String.format("%s's kernel invalidates %d page(s) of"
+                    + " the ODP region (an MMU notifier, as when the memory is unmapped or migrates)", side.name(), pages)));
         }
 
         /** Runs {@code nanos} of virtual time only. */

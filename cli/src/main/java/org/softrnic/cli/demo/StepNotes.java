@@ -82,7 +82,8 @@ final class StepNotes {
     private static String ack(Aeth aeth, int psn, String to) {
         return switch (aeth.type()) {
             case ACK -> String.format("ACK: everything up to PSN %d arrived; %s completes what it covers", psn, to);
-            case RNR_NAK -> "RNR NAK: no receive was posted; " + to + " waits the RNR timer, then sends again";
+            case RNR_NAK -> "RNR NAK: not ready (no receive posted, or a page fault being served); " + to + " waits the RNR timer,"
+                    + " then sends again";
             case NAK -> switch (aeth.nakCode()) {
                 case PSN_SEQUENCE_ERROR -> String.format("NAK sequence error: PSN %d is the one expected, and what came after the gap"
                         + " is dropped; %s goes back and resends from it", psn, to);

@@ -106,7 +106,17 @@ final class GlossaryText {
                     "the kernel pins the pages (counted against RLIMIT_MEMLOCK, ulimit -l: past it, ENOMEM) and the NIC builds"
                             + " their translation and a key; it costs a system call and time per page, so applications register"
                             + " once or cache registrations (UCX's rcache, softrnic's MrCache)",
-                    "softrnic regcost; softrnic perf write --size 4096 --reg-per-message --reg-cost 20000,200"),
+                    "softrnic demo registration; softrnic regcost; softrnic perf write --size 4096 --reg-per-message --reg-cost 20000,200"),
+            term("ODP|ON DEMAND PAGING|ON-DEMAND PAGING|IBV_ACCESS_ON_DEMAND|PAGE FAULT", "ODP: on-demand paging (IBV_ACCESS_ON_DEMAND)",
+                    "a region whose pages are not pinned: the NIC has no translation for a page until it is touched, and the"
+                            + " first touch is a page fault the driver serves. Meanwhile the responder answers a SEND or WRITE with an"
+                            + " RNR NAK (the sender waits its RNR timer and tries again) and drops a READ or atomic (the requester's"
+                            + " ACK timer sends it again); a requester waits for its own buffers. When the kernel unmaps or moves the"
+                            + " memory it invalidates the NIC's translations, and the next touch faults again; memory that is gone"
+                            + " ends the access in IBV_WC_REM_ACCESS_ERR. ibv_advise_mr prefetches; an implicit region (address 0,"
+                            + " length SIZE_MAX) covers the whole address space. The counters: page_faults, page_invalidations,"
+                            + " page_prefetch",
+                    "softrnic demo odp"),
             term("PFC|PRIORITY FLOW CONTROL|PAUSE", "PFC: priority flow control (IEEE 802.1Qbb)",
                     "a switch whose ingress holds too many bytes of one priority sends a pause frame (MAC control 0x8808,"
                             + " opcode 0x0101, a quanta per priority) upstream, which stops that priority until a pause of 0"

@@ -33,11 +33,12 @@ import org.softrnic.wire.frame.Udp;
  * @param maxUnackedPsns each RC QP's window of unacknowledged PSNs: rxe's 128 by default; a hardware RNIC's is far
  *                larger, which a simulated switch's buffer must then hold or drop
  * @param regCost what ibv_reg_mr and ibv_dereg_mr cost, as hardware makes them cost: none by default
+ * @param odpFaultNs how long the driver takes to serve a page fault of an ODP region, in nanoseconds: 500 µs by default
  */
 public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Integer udpPort, String link, Long seed,
                              LimitsConfig limits, FaultConfig faults, Map<String, FaultConfig> linkFaults, String progress,
                              String trace, String cnp, String dcqcn, Map<String, Double> dcqcnParams, Double lineGbps,
-                             Integer maxUnackedPsns, RegCostConfig regCost) {
+                             Integer maxUnackedPsns, RegCostConfig regCost, Long odpFaultNs) {
     public SoftRnicConfig {
         if (name == null || name.isBlank()) name = "softrnic0";
         if (gids == null || gids.isEmpty()) throw new ConfigException("gids: at least one GID (an IP address) is required");
@@ -76,7 +77,12 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         maxUnackedPsns = maxUnackedPsns == null ? 128 : maxUnackedPsns;
         if (maxUnackedPsns < 1 || maxUnackedPsns > 1 << 22) throw new ConfigException("max_unacked_psns must be 1..4194304, not " + maxUnackedPsns);
         regCost = regCost == null ? RegCostConfig.NONE : regCost;
+        odpFaultNs = odpFaultNs == null ? DEFAULT_ODP_FAULT_NS : odpFaultNs;
+        if (odpFaultNs < 0 || odpFaultNs > 60_000_000_000L) throw new ConfigException("odp_fault_ns must be 0..60000000000, not " + odpFaultNs);
     }
+
+    /** A page fault's time when none is set: one RNR wait of perftest's min_rnr_timer (0.64 ms) covers it (docs/registration.md). */
+    public static final long DEFAULT_ODP_FAULT_NS = 500_000L;
 
     /** The reaction point's parameters {@code dcqcn} and {@code dcqcn_params} name, or null for none. */
     public org.softrnic.nic.cc.DcqcnParameters reactionPoint() {
@@ -150,6 +156,7 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         private Double lineGbps;
         private Integer maxUnackedPsns;
         private RegCostConfig regCost;
+        private Long odpFaultNs;
 
         public Builder name(String v) { name = v; return this; }
         public Builder gid(String v) { gids.add(v); return this; }
@@ -172,9 +179,10 @@ public record SoftRnicConfig(String name, List<String> gids, Integer mtu, Intege
         public Builder lineGbps(double v) { lineGbps = v; return this; }
         public Builder maxUnackedPsns(int v) { maxUnackedPsns = v; return this; }
         public Builder regCost(RegCostConfig v) { regCost = v; return this; }
+        public Builder odpFaultNs(long v) { odpFaultNs = v; return this; }
 
         public SoftRnicConfig build() {
-            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults, progress, trace, cnp, dcqcn, dcqcnParams, lineGbps, maxUnackedPsns, regCost);
+            return new SoftRnicConfig(name, gids, mtu, udpPort, link, seed, limits, faults, linkFaults, progress, trace, cnp, dcqcn, dcqcnParams, lineGbps, maxUnackedPsns, regCost, odpFaultNs);
         }
     }
 }

@@ -43,6 +43,15 @@ final class SoftMr extends SoftResource implements MemoryRegion {
         return pd.contextOf();
     }
 
+    @Override
+    public void cover(MemorySegment memory) {
+        synchronized (device) {
+            checkOpen("odp_cover");
+            SoftPd.checkReachable("odp_cover", memory);
+            device.runner.run(() -> device.nic.odpCover(mr, memory));
+        }
+    }
+
     @Override public int lkey() { return mr.lkey(); }
     @Override public int rkey() { return mr.rkey(); }
     @Override public long addr() { return mr.iova(); }

@@ -55,7 +55,8 @@ final class SoftPd extends SoftResource implements ProtectionDomain {
         synchronized (device) {
             checkOpen("ibv_reg_mr");
             checkReachable("ibv_reg_mr", segment);
-            pinned = SoftRnic.pinned(segment);
+            // an ODP region pins nothing, so the locked-memory limit does not count it (as ib_umem_odp_get does not)
+            pinned = (access & org.softrnic.verbs.Access.ON_DEMAND) != 0 ? 0 : SoftRnic.pinned(segment);
             device.lock("ibv_reg_mr", pinned);
             boolean registered = false;
             try {
@@ -70,6 +71,38 @@ final class SoftPd extends SoftResource implements ProtectionDomain {
         // the cost outside the device's lock: a kernel registers for several threads at once
         SoftRnic.charge(device.regCost().regNanos(pinned / SoftRnic.PAGE));
         return made;
+    }
+
+    @Override
+    public MemoryRegion regImplicitOdpMr(int access) {
+        SoftMr made;
+        synchronized (device) {
+            checkOpen("ibv_reg_mr");
+            var mr = device.runner.call(() -> device.nic.regImplicitOdp(pd, access));
+            device.publishRegion(mr, true);
+            made = new SoftMr(this, mr, 0);
+        }
+        SoftRnic.charge(device.regCost().regNanos(0));
+        return made;
+    }
+
+    @Override
+    public void adviseMr(int advice, int flags, org.softrnic.verbs.Sge... sgList) {
+        String verb = "ibv_advise_mr";
+        if (advice < ADVISE_MR_ADVICE_PREFETCH || advice > ADVISE_MR_ADVICE_PREFETCH_NO_FAULT) {
+            throw new VerbsException(verb, Errno.EOPNOTSUPP, "advice " + advice + " is not one of IBV_ADVISE_MR_ADVICE_PREFETCH*");
+        }
+        if ((flags & ~ADVISE_MR_FLAG_FLUSH) != 0) throw new VerbsException(verb, Errno.EINVAL, "unknown flags 0x" + Integer.toHexString(flags));
+        if (sgList == null || sgList.length == 0) throw new VerbsException(verb, Errno.EINVAL, "no scatter/gather entries");
+        boolean flush = (flags & ADVISE_MR_FLAG_FLUSH) != 0;
+        boolean write = advice == ADVISE_MR_ADVICE_PREFETCH_WRITE;
+        synchronized (device) {
+            checkOpen(verb);
+            for (org.softrnic.verbs.Sge sge : sgList) {
+                // every live page of a segment is present to the CPU, so PREFETCH_NO_FAULT maps what PREFETCH would
+                device.runner.run(() -> device.nic.odpPrefetch(pd, sge.lkey, sge.addr, Integer.toUnsignedLong(sge.length), write, flush));
+            }
+        }
     }
 
     /** A thread that owns no memory: a segment it may touch is one the device may touch from any thread. */

@@ -57,6 +57,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         runner.run(() -> nic.onAsyncEvent(this::dispatch));
         runner.run(() -> nic.notificationPoint(config.notificationPoint()));
         if (config.maxUnackedPsns() != 128) runner.run(() -> nic.maxUnackedPsns(config.maxUnackedPsns()));
+        runner.run(() -> nic.odpFaultNanos(config.odpFaultNs()));
         if (config.reactionPoint() != null) runner.run(() -> nic.reactionPoint(config.reactionPoint(), config.lineGbps() * 1000));
         runner.run(() -> cm = new SoftCm(this)); // the CM is always there, as on a kernel's RoCE port: REJ 8 needs it
         SoftProvider.register(this);
@@ -235,6 +236,37 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
      */
     public org.softrnic.nic.cc.ReactionPoint.RateState rateState(org.softrnic.verbs.QueuePair qp) {
         return runner.call(() -> nic.rateState(qp.qpn()));
+    }
+
+    /** An ODP region's own counters, as the kernel keeps them per region (mlx5's names), and its pages mapped now. */
+    public record OdpStats(long pageFaults, long pageInvalidations, long pagePrefetch, long pagesMapped) {}
+
+    /** {@code mr}'s ODP counters; all zero for a pinned region. */
+    public OdpStats odpStats(org.softrnic.verbs.MemoryRegion mr) {
+        var m = Requests.mr(mr, this).mr;
+        return runner.call(() -> {
+            if (m.isImplicit()) {
+                var p = m.implicitParts();
+                return new OdpStats(p.pageFaults(), p.pageInvalidations(), p.pagePrefetch(), -1);
+            }
+            var o = m.odp();
+            return o == null ? new OdpStats(0, 0, 0, 0) : new OdpStats(o.pageFaults(), o.pageInvalidations(), o.pagePrefetch(), o.mapped());
+        });
+    }
+
+    /**
+     * Drops the device's translations of {@code [addr, addr + length)} of ODP region {@code mr}, as the kernel's MMU
+     * notifier does when the memory is unmapped or migrated (tests call it; freeing the memory does it too): the next
+     * access faults again. Returns the pages dropped.
+     */
+    public int odpInvalidate(org.softrnic.verbs.MemoryRegion mr, long addr, long length) {
+        var m = Requests.mr(mr, this).mr;
+        return runner.call(() -> nic.odpInvalidate(m, addr, length));
+    }
+
+    /** Hears each page fault of an ODP region as it starts, on the device's thread (null: none). */
+    public void odpListener(org.softrnic.nic.OdpListener listener) {
+        runner.run(() -> nic.odpListener(listener));
     }
 
     /** The counters (rxe's names and softrnic's), read while the device runs. */

@@ -29,6 +29,7 @@ public final class InlineData {
             if (mr == null || e != null) {
                 return "inline SGE " + i + " is not inside a registered region (lkey 0x" + Integer.toHexString(sge.lkey) + ")";
             }
+            mr = mr.resolve(sge.addr); // an implicit ODP region's part (the CPU copies inline data: no fault)
             try {
                 MemorySegment.copy(mr.segment(), ValueLayout.JAVA_BYTE, mr.offsetOf(sge.addr), dest, at, sge.length);
             } catch (IllegalStateException | WrongThreadException gone) {

@@ -390,6 +390,10 @@ final class Completer {
     /** The local ACK timeout and the RNR wait, without a packet: ERROR_RETRY (and ERROR) as rxe's timer runs them. */
     void timers(QpContext c, long now) {
         if (c.ccDeadline() <= now) engine.congestion.timers(c, now);
+        if (c.faultDeadline() <= now) {
+            c.faultAt(QpContext.NEVER);
+            engine.requester.run(c);
+        }
         if (c.rnrDeadline() <= now) {
             c.rnrAt(QpContext.NEVER);
             engine.requester.rewind(c, c.rnrRetryPsn);

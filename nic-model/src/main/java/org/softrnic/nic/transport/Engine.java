@@ -197,6 +197,33 @@ public final class Engine {
 
     /** The notification point, the reaction points and the port's gate. */
     final Congestion congestion = new Congestion(this);
+    final Odp odp = new Odp(this);
+
+    /** How long the driver takes to serve a page fault of an ODP region, in nanoseconds. */
+    public void odpFaultNanos(long nanos) {
+        if (nanos < 0) throw new IllegalArgumentException("a page fault cannot take negative time");
+        odp.faultNanos = nanos;
+    }
+
+    /** Hears each page fault as it starts (null: none). */
+    public void odpListener(org.softrnic.nic.OdpListener listener) {
+        odp.listener = listener;
+    }
+
+    /** ibv_advise_mr's prefetch of {@code [va, va + len)} of checked region {@code mr}: the pages asked for. */
+    public int odpPrefetch(org.softrnic.nic.mem.MemoryRegion mr, long va, long len, boolean flush) {
+        return odp.prefetch(mr.resolve(va), va, len, flush);
+    }
+
+    /** Drops the NIC's translations of {@code [va, va + len)} of ODP region {@code mr}: the pages dropped. */
+    public int odpInvalidate(org.softrnic.nic.mem.MemoryRegion mr, long va, long len) {
+        return odp.invalidate(mr, va, len);
+    }
+
+    /** Drops the parts of implicit region {@code mr} whose memory was freed. */
+    public void odpDropFreed(org.softrnic.nic.mem.MemoryRegion mr) {
+        odp.gone(mr);
+    }
 
     public void notificationPoint(org.softrnic.nic.cc.NotificationPoint np) {
         congestion.notificationPoint(np);

@@ -69,6 +69,8 @@ final class QpContext extends RespLine {
     private long rnrDeadline = NEVER;
     /** The congestion control's next event: a paced packet, the reaction point's timers, a CNP owed. */
     private long ccDeadline = NEVER;
+    /** The requester waits for its WQE's ODP pages to be mapped until then. */
+    private long faultDeadline = NEVER;
     /** Told of every change to the deadlines, so that it knows which QPs have a timer armed without looking at each. */
     private final Timers timers;
 
@@ -109,16 +111,28 @@ final class QpContext extends RespLine {
         timers.moved(before, nextDeadline());
     }
 
+    long faultDeadline() {
+        return faultDeadline;
+    }
+
+    /** The requester's page fault served at {@code deadline} ({@link #NEVER}: none under way). */
+    void faultAt(long deadline) {
+        long before = nextDeadline();
+        faultDeadline = deadline;
+        timers.moved(before, nextDeadline());
+    }
+
     /** Every timer stopped: the QP is destroyed or back in RESET. */
     void disarmTimers() {
         retransmitAt(NEVER);
         rnrAt(NEVER);
         ccAt(NEVER);
+        faultAt(NEVER);
     }
 
     /** The earliest of the deadlines. */
     long nextDeadline() {
-        return Math.min(Math.min(retransmitDeadline, rnrDeadline), ccDeadline);
+        return Math.min(Math.min(retransmitDeadline, rnrDeadline), Math.min(ccDeadline, faultDeadline));
     }
 
     /**

@@ -40,11 +40,15 @@ final class Refusals {
                     + Access.describe(mr.access()) + ")";
             case OUT_OF_BOUNDS -> bounds("region", mr.iova(), mr.length(), va, length);
             case MEMORY_FREED -> FREED;
+            case NO_MEMORY -> NO_MEMORY;
             default -> e.name().toLowerCase(java.util.Locale.ROOT);
         };
     }
 
     static final String FREED = MemoryGone.FREED;
+    /** An implicit ODP region's address the device was never shown memory at: the fault has nothing to map. */
+    static final String NO_MEMORY = "the implicit ODP region has no memory at that address (the page fault found nothing to"
+            + " map; show the device the memory first)";
 
     /** A send work request's own error: "wr_id 4 (RDMA_WRITE) completes with IBV_WC_LOC_PROT_ERR: why". */
     static String completes(SendWqe w, WcStatus status, String why) {

@@ -30,7 +30,9 @@ final class Requester {
     /** Why the requester stopped (rxe's named exits): for tests and traces. */
     enum Stop { NOT_RTS, QUEUE_EMPTY, FENCE, RD_ATOMIC_LIMIT, WINDOW_FULL, DEVICE_WINDOW, RNR_WAIT, LOCAL_WAIT, ERROR, DRAINING,
         /** The port's gate is shut, or the reaction point's rate has not earned the next packet yet. */
-        HELD }
+        HELD,
+        /** The WQE's own buffers lie on pages of an ODP region being faulted in: a timer wakes the QP when they are mapped. */
+        PAGE_FAULT }
 
     private final Engine engine;
 
@@ -74,12 +76,26 @@ final class Requester {
             }
             // rxe sends while req.psn <= comp.psn + RXE_MAX_UNACKED_PSNS
             if (rc && Psn.diff(c.reqPsn, c.compPsn) > engine.maxUnackedPsns) return Stop.WINDOW_FULL;
+            if (w.sent == 0 && !w.isInline && pageFault(c, w)) return Stop.PAGE_FAULT;
             if (engine.congestion.holds(c)) return Stop.HELD;
             engine.lastTxLength = 0;
             sendPacket(c, w);
             if (engine.lastTxLength > 0) engine.congestion.sent(c, engine.lastTxLength);
             if (rc) engine.txWindow.recount(c); // the next QP's admission sees this packet
         }
+    }
+
+    /**
+     * Whether the message must wait for its own buffers: the gather list of a SEND or WRITE, the scatter list of a
+     * READ or atomic, on ODP pages not mapped yet. As mlx5's requester fault handler does, the whole list is faulted
+     * in before the first packet; a timer wakes the QP when it is mapped.
+     */
+    private boolean pageFault(QpContext c, SendWqe w) {
+        if (c.faultDeadline() != QpContext.NEVER && c.faultDeadline() > engine.now()) return true;
+        long ready = engine.odp.ready(w, 0, w.length, c.qp.qpn(), "the requester's", w.opcode);
+        if (ready == 0) return false;
+        c.faultAt(ready);
+        return true;
     }
 
     /** BIND_MW and LOCAL_INV act on this device's keys only and complete at once. */
@@ -151,7 +167,7 @@ final class Requester {
         QueuePair qp = c.qp;
         if (!w.isInline) {
             int needed = w.opcode == SendOpcode.RDMA_READ || w.opcode.isAtomic() ? Access.LOCAL_WRITE : 0;
-            AccessError e = Sges.resolve(engine.keys, qp.pd(), w, needed);
+            AccessError e = Sges.resolve(engine.keys, engine.odp, qp.pd(), w, needed);
             if (e != null) {
                 failLocal(c, w, WcStatus.LOC_PROT_ERR, Sges.explain(engine.keys, qp.pd(), w, needed, qp.qpn())
                         + "; no packet of it was sent");

@@ -232,7 +232,7 @@ final class Responder {
                 return byType(k, State.ERR_RNR);
             }
             c.respOffset(0);
-            if (Sges.resolve(engine.keys, c.pd, w, Access.LOCAL_WRITE) != null) return malformedReceive(k, w);
+            if (Sges.resolve(engine.keys, engine.odp, c.pd, w, Access.LOCAL_WRITE) != null) return malformedReceive(k, w);
         }
         return State.CHK_LENGTH;
     }
@@ -306,6 +306,17 @@ final class Responder {
         }
         k.mr = rkeys.resolve(k, rkey, needed, va, length);
         if (k.mr == null) return byType(k, State.ERR_RKEY_VIOLATION);
+        if (cls != OpClass.RDMA_WRITE && cls != OpClass.FLUSH) {
+            // READ and atomics: the IBTA allows no RNR NAK for them, so a faulting one is dropped and the requester's
+            // local ACK timer sends it again, by when the pages are mapped (the slow path of ODP on real NICs)
+            long ready = engine.odp.ready(k.mr, va, length, k.qpn(), "the responder's", cls);
+            if (ready != 0) {
+                engine.refuse(k.qpn(), k.psn, String.format(java.util.Locale.ROOT, "%s touches pages of an ODP region the NIC has"
+                        + " no translation for: a page fault is being served (%.0f us); a READ or atomic cannot be RNR NAKed, so it is"
+                        + " dropped and the requester's retry finds the pages mapped", k.what(), engine.odp.faultNanos / 1000.0));
+                return State.DROP;
+            }
+        }
         // rxe checks the key first and the alignment when it executes (RESPST_ERR_MISALIGNED_ATOMIC)
         if (cls == OpClass.ATOMIC && (va & 7) != 0) {
             engine.refuse(k.qpn(), k.psn, String.format("an atomic at 0x%x: the address is not 8-byte aligned", va));
@@ -324,6 +335,10 @@ final class Responder {
                 RecvWqe w = k.ctx().resp.wqe;
                 // the receive's regions may have been deregistered since its first packet (rxe's copy_data looks each up)
                 if (!Sges.stillValid(engine.keys, c.pd(), Access.LOCAL_WRITE, w)) return malformedReceive(k, w);
+                // ODP: the rest of the receive's buffers are faulted in at once, so one RNR NAK covers the message
+                if (engine.odp.ready(w, c.respOffset(), w.length - c.respOffset(), k.qpn(), "the responder's", op.opClass) != 0) {
+                    return pageFault(k);
+                }
                 Sges.scatter(w, c.respOffset(), p.segment(), p.payloadOffset(), len);
                 c.respOffset(c.respOffset() + len);
             }
@@ -339,6 +354,8 @@ final class Responder {
                     // invalidated, deregistered or mapped elsewhere since the FIRST takes no more of it
                     MemoryRegion m = op.hasReth() ? k.mr : rkeys.resolve(k, c.respWriteRkey(), Access.REMOTE_WRITE, c.respWriteVa(), len);
                     if (m == null) return State.ERR_RKEY_VIOLATION;
+                    long ready = engine.odp.ready(m, c.respWriteVa(), c.respWriteRemaining(), k.qpn(), "the responder's", op.opClass);
+                    if (ready != 0) return pageFault(k);
                     m.write(p.segment(), p.payloadOffset(), m.offsetOf(c.respWriteVa()), len, -1);
                 }
                 c.respWriteVa(c.respWriteVa() + len);
@@ -413,6 +430,18 @@ final class Responder {
             replies.ack(k.r, Aeth.nak(NakCode.PSN_SEQUENCE_ERROR, 0).syndrome(), k.r.respPsn());
         }
         return State.DONE;
+    }
+
+    /**
+     * A SEND or WRITE touched ODP pages not mapped yet (first touch, or touched again after an invalidation): RC answers
+     * RNR NAK while the fault is served, as ConnectX does, and the retry after the RNR timer finds them mapped; UC drops
+     * the message.
+     */
+    private State pageFault(PacketInfo k) {
+        engine.refuse(k.qpn(), k.psn, String.format(java.util.Locale.ROOT, "%s touches pages of an ODP region the NIC has no"
+                + " translation for: a page fault is being served (%.0f us)%s", k.what(), engine.odp.faultNanos / 1000.0,
+                k.uc() ? "; UC drops the message" : "; RNR NAK, the sender waits and tries again"));
+        return byType(k, State.ERR_RNR);
     }
 
     private State rnr(PacketInfo k) {

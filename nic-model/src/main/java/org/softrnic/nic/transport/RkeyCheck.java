@@ -23,7 +23,8 @@ final class RkeyCheck {
         MemoryRegion region = engine.keys.byRkey(rkey);
         if (region != null) {
             AccessError e = region.check(pd, needed, va, length);
-            if (e == null) return region;
+            if (e == null) return region.resolve(va);
+            if (e == AccessError.MEMORY_FREED) engine.odp.gone(region);
             QueuePair qp = pkt.ctx().qp;
             engine.refuse(qp, pkt.psn, Refusals.region(e, region, qp, Refusals.asked(pkt.what(), va, length, rkey), needed, va, length));
             return null;

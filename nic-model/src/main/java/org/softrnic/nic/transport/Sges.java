@@ -13,13 +13,14 @@ final class Sges {
     private Sges() {}
 
     /** Resolves each SGE's lkey into the entry's regions and checks PD, access and bounds; null when all pass. */
-    static AccessError resolve(KeyTable keys, ProtectionDomain pd, Wqe w, int needed) {
+    static AccessError resolve(KeyTable keys, Odp odp, ProtectionDomain pd, Wqe w, int needed) {
         for (int i = 0; i < w.numSge; i++) {
             MemoryRegion mr = keys.byLkey(w.sgeLkey(i));
             if (mr == null) return AccessError.INVALID_KEY;
             AccessError e = mr.check(pd, needed, w.sgeAddr(i), Integer.toUnsignedLong(w.sgeLength(i)));
+            if (e == AccessError.MEMORY_FREED) odp.gone(mr);
             if (e != null) return e;
-            w.sgeMr(i, mr);
+            w.sgeMr(i, mr.resolve(w.sgeAddr(i)));
         }
         return null;
     }
@@ -49,6 +50,7 @@ final class Sges {
                         + ", which data placed there needs (it was registered with " + Access.describe(mr.access()) + ")";
                 case INVALIDATED -> "its region was invalidated";
                 case MEMORY_FREED -> Refusals.FREED;
+                case NO_MEMORY -> Refusals.NO_MEMORY;
                 default -> e.name().toLowerCase(java.util.Locale.ROOT);
             };
         }
@@ -64,7 +66,7 @@ final class Sges {
     static boolean stillValid(KeyTable keys, ProtectionDomain pd, int needed, Wqe w) {
         for (int i = 0; i < w.numSge; i++) {
             MemoryRegion mr = w.sgeMr(i);
-            if (mr == null || keys.byLkey(w.sgeLkey(i)) != mr || mr.check(pd, needed, w.sgeAddr(i), Integer.toUnsignedLong(w.sgeLength(i))) != null) {
+            if (mr == null || keys.byLkey(w.sgeLkey(i)) != mr.keyed() || mr.check(pd, needed, w.sgeAddr(i), Integer.toUnsignedLong(w.sgeLength(i))) != null) {
                 return false;
             }
         }

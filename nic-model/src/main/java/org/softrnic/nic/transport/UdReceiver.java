@@ -45,7 +45,7 @@ final class UdReceiver {
         }
         int len = pkt.len;
         WcStatus status = WcStatus.SUCCESS;
-        if (Sges.resolve(engine.keys, qp.pd(), w, Access.LOCAL_WRITE) != null) {
+        if (Sges.resolve(engine.keys, engine.odp, qp.pd(), w, Access.LOCAL_WRITE) != null) {
             status = WcStatus.LOC_PROT_ERR;
             engine.refuse(qp.qpn(), pkt.psn, String.format("a UD datagram lands in receive wr_id %d, which completes with %s: %s",
                     w.wrId, status.ibvName(), Sges.explain(engine.keys, qp.pd(), w, Access.LOCAL_WRITE, qp.qpn())));

@@ -570,19 +570,28 @@ public final class Nic implements PacketReceiver {
     }
 
     /**
-     * ibv_advise_mr(IBV_ADVISE_MR_ADVICE_PREFETCH*): maps {@code [addr, addr + length)} of the ODP region {@code lkey}
-     * names, at once with {@code flush} (IBV_ADVISE_MR_FLAG_FLUSH: the call returns when they are mapped), else after a
-     * fault's time. EFAULT for a key or range the PD does not hold, EINVAL for a region that is not ODP.
+     * ibv_advise_mr(IBV_ADVISE_MR_ADVICE_PREFETCH*): maps the ranges {@code lkeys}, {@code addrs} and {@code lengths}
+     * name in ODP regions of {@code pd}, at once with {@code flush} (IBV_ADVISE_MR_FLAG_FLUSH: the call returns when
+     * they are mapped), else after a fault's time. Every entry is checked before any is prefetched: EFAULT for a key or
+     * range the PD does not hold, EINVAL for a region that is not ODP. The pages asked for.
      */
-    public int odpPrefetch(ProtectionDomain pd, int lkey, long addr, long length, boolean write, boolean flush) {
+    public int odpPrefetch(ProtectionDomain pd, int[] lkeys, long[] addrs, long[] lengths, boolean write, boolean flush) {
         String verb = "ibv_advise_mr";
-        MemoryRegion mr = keys.byLkey(lkey);
-        if (mr == null) throw error(verb, Errno.EFAULT, String.format("no region has lkey 0x%x", lkey));
-        var e = mr.check(pd, write ? Access.LOCAL_WRITE : 0, addr, length);
-        if (e != null) throw error(verb, Errno.EFAULT, String.format("[0x%x, +%d) with lkey 0x%x: %s", addr, length, lkey,
-                e.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
-        if (mr.odp() == null && !mr.isImplicit()) throw error(verb, Errno.EINVAL, "the region is not ODP: its pages are pinned and always mapped");
-        return engine.odpPrefetch(mr, addr, length, flush);
+        MemoryRegion[] regions = new MemoryRegion[lkeys.length];
+        for (int i = 0; i < lkeys.length; i++) {
+            MemoryRegion mr = keys.byLkey(lkeys[i]);
+            if (mr == null) throw error(verb, Errno.EFAULT, String.format("SGE %d: no region has lkey 0x%x", i, lkeys[i]));
+            var e = mr.check(pd, write ? Access.LOCAL_WRITE : 0, addrs[i], lengths[i]);
+            if (e != null) throw error(verb, Errno.EFAULT, String.format("SGE %d, [0x%x, +%d) with lkey 0x%x: %s", i, addrs[i], lengths[i],
+                    lkeys[i], e.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
+            if (mr.odp() == null && !mr.isImplicit()) {
+                throw error(verb, Errno.EINVAL, String.format("SGE %d: the region is not ODP: its pages are pinned and always mapped", i));
+            }
+            regions[i] = mr;
+        }
+        int pages = 0;
+        for (int i = 0; i < regions.length; i++) pages += engine.odpPrefetch(regions[i], addrs[i], lengths[i], flush);
+        return pages;
     }
 
     /**

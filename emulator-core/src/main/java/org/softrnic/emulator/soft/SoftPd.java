@@ -96,12 +96,18 @@ final class SoftPd extends SoftResource implements ProtectionDomain {
         if (sgList == null || sgList.length == 0) throw new VerbsException(verb, Errno.EINVAL, "no scatter/gather entries");
         boolean flush = (flags & ADVISE_MR_FLAG_FLUSH) != 0;
         boolean write = advice == ADVISE_MR_ADVICE_PREFETCH_WRITE;
+        int[] lkeys = new int[sgList.length];
+        long[] addrs = new long[sgList.length];
+        long[] lengths = new long[sgList.length];
+        for (int i = 0; i < sgList.length; i++) {
+            lkeys[i] = sgList[i].lkey;
+            addrs[i] = sgList[i].addr;
+            lengths[i] = Integer.toUnsignedLong(sgList[i].length);
+        }
         synchronized (device) {
             checkOpen(verb);
-            for (org.softrnic.verbs.Sge sge : sgList) {
-                // every live page of a segment is present to the CPU, so PREFETCH_NO_FAULT maps what PREFETCH would
-                device.runner.run(() -> device.nic.odpPrefetch(pd, sge.lkey, sge.addr, Integer.toUnsignedLong(sge.length), write, flush));
-            }
+            // every live page of a segment is present to the CPU, so PREFETCH_NO_FAULT maps what PREFETCH would
+            device.runner.run(() -> device.nic.odpPrefetch(pd, lkeys, addrs, lengths, write, flush));
         }
     }
 

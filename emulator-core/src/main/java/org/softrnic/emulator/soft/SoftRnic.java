@@ -247,7 +247,7 @@ public final class SoftRnic implements RdmaDevice, AutoCloseable {
         return runner.call(() -> {
             if (m.isImplicit()) {
                 var p = m.implicitParts();
-                return new OdpStats(p.pageFaults(), p.pageInvalidations(), p.pagePrefetch(), -1);
+                return new OdpStats(p.pageFaults(), p.pageInvalidations(), p.pagePrefetch(), p.mapped());
             }
             var o = m.odp();
             return o == null ? new OdpStats(0, 0, 0, 0) : new OdpStats(o.pageFaults(), o.pageInvalidations(), o.pagePrefetch(), o.mapped());

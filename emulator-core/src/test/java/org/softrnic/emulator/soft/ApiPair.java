@@ -56,12 +56,17 @@ final class ApiPair implements AutoCloseable {
     private final List<AutoCloseable> extra = new ArrayList<>();
 
     ApiPair(Kind kind, FaultConfig faults, Mtu mtu) {
+        this(kind, faults, mtu, b -> b);
+    }
+
+    /** The pair with {@code more} set on both devices' configurations (THREADED and VIRTUAL only). */
+    ApiPair(Kind kind, FaultConfig faults, Mtu mtu, java.util.function.UnaryOperator<SoftRnicConfig.Builder> more) {
         this.kind = kind;
         switch (kind) {
             case THREADED, VIRTUAL -> {
                 fabric = kind == Kind.THREADED ? SoftFabric.threaded() : SoftFabric.virtual(7);
-                devA = fabric.add(config("pairA", "10.1.0.1", "inproc", faults, mtu).build());
-                devB = fabric.add(config("pairB", "10.1.0.2", "inproc", faults, mtu).build());
+                devA = fabric.add(more.apply(config("pairA", "10.1.0.1", "inproc", faults, mtu)).build());
+                devB = fabric.add(more.apply(config("pairB", "10.1.0.2", "inproc", faults, mtu)).build());
             }
             case FRAMES, FRAMES6, FRAMES_LOSSY -> {
                 fabric = null;

@@ -191,8 +191,58 @@ class OdpTest {
             List<WorkCompletion> wc = ApiPair.await(p.cqA, 1);
             assertEquals(WcStatus.REM_ACCESS_ERR, wc.getFirst().status, "the memory shown is gone");
             assertEquals(1, counter(p.devB, "page_invalidations"));
+            all.cover(arena.allocate(4096, 4096)); // drops the freed part: its counts stay the region's
+            assertEquals(2, p.devB.odpStats(all).pageFaults());
             VerbsException overlap = assertThrows(VerbsException.class, () -> all.cover(x.asSlice(4096)));
             assertEquals(Errno.EINVAL, overlap.errno());
+        }
+    }
+
+    @Test
+    void aFaultServedInNoTimeHoldsNothingUp() throws Exception {
+        try (ApiPair p = new ApiPair(ApiPair.Kind.VIRTUAL, FaultConfig.NONE, Mtu.MTU_1024, b -> b.odpFaultNs(0));
+             Arena arena = Arena.ofShared()) {
+            MemoryRegion odp = p.keep(p.pdB.regMr(arena.allocate(8192, 4096), ODP_ACCESS));
+            p.qpA.postSend(write(p.mrA, odp, odp.addr(), 8192, 1));
+            ApiPair.awaitOk(p.cqA);
+            assertEquals(2, counter(p.devB, "page_faults"), "faulted");
+            assertEquals(0, counter(p.devB, "send_rnr_err"), "and mapped at once");
+        }
+    }
+
+    @Test
+    void invalidationTakesLengthsAsTheKernelDoes() throws Exception {
+        try (ApiPair p = new ApiPair(ApiPair.Kind.VIRTUAL, FaultConfig.NONE, Mtu.MTU_1024); Arena arena = Arena.ofShared()) {
+            MemoryRegion odp = p.keep(p.pdB.regMr(arena.allocate(64 * 4096, 4096), ODP_ACCESS));
+            p.pdB.adviseMr(ProtectionDomain.ADVISE_MR_ADVICE_PREFETCH, ProtectionDomain.ADVISE_MR_FLAG_FLUSH,
+                    new Sge().set(odp.addr(), 64 * 4096, odp.lkey()));
+            assertEquals(64, p.devB.odpInvalidate(odp, odp.addr(), 1L << 45), "a length past the region drops all of it");
+            MemoryRegion all = p.keep(p.pdB.regImplicitOdpMr(ODP_ACCESS));
+            MemorySegment x = arena.allocate(4 * 4096, 4096);
+            all.cover(x);
+            p.pdB.adviseMr(ProtectionDomain.ADVISE_MR_ADVICE_PREFETCH, ProtectionDomain.ADVISE_MR_FLAG_FLUSH,
+                    new Sge().set(x.address(), 4 * 4096, all.lkey()));
+            assertEquals(4, p.devB.odpStats(all).pagesMapped());
+            assertEquals(4, p.devB.odpInvalidate(all, all.addr(), all.length()), "SIZE_MAX from 0: everything");
+            VerbsException empty = assertThrows(VerbsException.class, () -> all.cover(x.asSlice(0, 0)));
+            assertEquals(Errno.EINVAL, empty.errno());
+        }
+    }
+
+    @Test
+    void aSynchronousPrefetchMapsPagesWhoseFaultIsUnderWay() throws Exception {
+        try (ApiPair p = new ApiPair(ApiPair.Kind.VIRTUAL, FaultConfig.NONE, Mtu.MTU_1024); Arena arena = Arena.ofShared()) {
+            MemoryRegion odp = p.keep(p.pdB.regMr(arena.allocate(4096, 4096), ODP_ACCESS));
+            Sge page = new Sge().set(odp.addr(), 4096, odp.lkey());
+            p.pdB.adviseMr(ProtectionDomain.ADVISE_MR_ADVICE_PREFETCH, 0, page); // under way for a fault's time
+            p.pdB.adviseMr(ProtectionDomain.ADVISE_MR_ADVICE_PREFETCH, ProtectionDomain.ADVISE_MR_FLAG_FLUSH, page);
+            p.qpA.postSend(write(p.mrA, odp, odp.addr(), 64, 1));
+            ApiPair.awaitOk(p.cqA);
+            assertEquals(0, counter(p.devB, "send_rnr_err"), "FLUSH returned with the page mapped");
+            assertEquals(1, counter(p.devB, "page_prefetch"));
+            VerbsException second = assertThrows(VerbsException.class, () -> p.pdB.adviseMr(ProtectionDomain.ADVISE_MR_ADVICE_PREFETCH, 0,
+                    page, new Sge().set(p.mrB.addr(), 64, p.mrB.lkey())));
+            assertEquals(Errno.EINVAL, second.errno(), "a pinned region in the list refuses the whole list");
         }
     }
 

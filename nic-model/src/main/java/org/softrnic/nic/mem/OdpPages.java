@@ -39,6 +39,16 @@ public final class OdpPages {
         return (int) ((address - firstPageAddr) / PAGE);
     }
 
+    /** The last page {@code [address, address + len)} touches, clamped to the region (len read unsigned). */
+    private int lastPage(long address, long len) {
+        long end = Long.compareUnsigned(len, Long.MAX_VALUE - address) > 0 ? Long.MAX_VALUE : address + len - 1;
+        return (int) Math.min(readyAt.length - 1L, Math.max(-1L, Math.floorDiv(end - firstPageAddr, PAGE)));
+    }
+
+    private int firstPage(long address) {
+        return (int) Math.max(0L, Math.min(readyAt.length, Math.floorDiv(address - firstPageAddr, PAGE)));
+    }
+
     /**
      * Whether every page under {@code [address, address + len)} is mapped at {@code now}; else the time the last of
      * them will be, once {@link #fault} has been asked for the missing ones ({@link #UNMAPPED} when one has no
@@ -64,18 +74,29 @@ public final class OdpPages {
         return n;
     }
 
-    /** Prefetch (ibv_advise_mr): the fault without an access waiting on it; counted as prefetched, not as faults. */
+    /**
+     * Prefetch (ibv_advise_mr): the fault without an access waiting on it, counted as prefetched, not as faults. Pages
+     * whose fault is under way are mapped by {@code ready} too, if that is sooner (a synchronous prefetch waits for them).
+     */
     public int prefetch(long address, long len, long ready) {
-        int n = fault(address, len, ready);
-        pageFaults -= n;
+        if (len == 0) return 0;
+        int n = 0;
+        for (int p = firstPage(address), last = lastPage(address, len); p <= last; p++) {
+            if (readyAt[p] == UNMAPPED) n++;
+            if (ready < readyAt[p]) readyAt[p] = ready;
+        }
         pagePrefetch += n;
         return n;
     }
 
-    /** Drops the translations of {@code [address, address + len)} (an MMU notifier's invalidation): the pages it dropped. */
+    /**
+     * Drops the translations of {@code [address, address + len)} (an MMU notifier's invalidation), {@code len} read
+     * unsigned and the range clamped to the region: the pages it dropped.
+     */
     public int invalidate(long address, long len) {
         int n = 0;
-        for (int p = Math.max(0, page(address)), last = Math.min(readyAt.length - 1, page(address + Math.max(len, 1) - 1)); p <= last; p++) {
+        if (len == 0) return 0;
+        for (int p = firstPage(address), last = lastPage(address, len); p <= last; p++) {
             if (readyAt[p] != UNMAPPED) {
                 readyAt[p] = UNMAPPED;
                 n++;

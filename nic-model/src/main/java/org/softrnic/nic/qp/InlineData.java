@@ -30,6 +30,7 @@ public final class InlineData {
                 return "inline SGE " + i + " is not inside a registered region (lkey 0x" + Integer.toHexString(sge.lkey) + ")";
             }
             mr = mr.resolve(sge.addr); // an implicit ODP region's part (the CPU copies inline data: no fault)
+            if (mr == null) return freed(i, sge); // the part was dropped by the device since the check
             try {
                 MemorySegment.copy(mr.segment(), ValueLayout.JAVA_BYTE, mr.offsetOf(sge.addr), dest, at, sge.length);
             } catch (IllegalStateException | WrongThreadException gone) {

@@ -46,7 +46,7 @@ final class Odp {
             }
             t = pages.readyAt(at, len, now);
         }
-        return t;
+        return t <= now ? 0 : t; // a fault served in no time (odp_fault_ns 0) holds nothing up
     }
 
     /**

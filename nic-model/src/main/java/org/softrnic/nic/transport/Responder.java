@@ -335,8 +335,10 @@ final class Responder {
                 RecvWqe w = k.ctx().resp.wqe;
                 // the receive's regions may have been deregistered since its first packet (rxe's copy_data looks each up)
                 if (!Sges.stillValid(engine.keys, c.pd(), Access.LOCAL_WRITE, w)) return malformedReceive(k, w);
-                // ODP: the rest of the receive's buffers are faulted in at once, so one RNR NAK covers the message
-                if (engine.odp.ready(w, c.respOffset(), w.length - c.respOffset(), k.qpn(), "the responder's", op.opClass) != 0) {
+                // ODP: the message's first packet faults the whole receive in, so one RNR NAK covers the message; a later
+                // packet checks its own bytes only (a page invalidated since faults again)
+                long span = c.respOffset() == 0 ? w.length : len;
+                if (engine.odp.ready(w, c.respOffset(), span, k.qpn(), "the responder's", op.opClass) != 0) {
                     return pageFault(k);
                 }
                 Sges.scatter(w, c.respOffset(), p.segment(), p.payloadOffset(), len);
@@ -354,8 +356,8 @@ final class Responder {
                     // invalidated, deregistered or mapped elsewhere since the FIRST takes no more of it
                     MemoryRegion m = op.hasReth() ? k.mr : rkeys.resolve(k, c.respWriteRkey(), Access.REMOTE_WRITE, c.respWriteVa(), len);
                     if (m == null) return State.ERR_RKEY_VIOLATION;
-                    long ready = engine.odp.ready(m, c.respWriteVa(), c.respWriteRemaining(), k.qpn(), "the responder's", op.opClass);
-                    if (ready != 0) return pageFault(k);
+                    long span = op.hasReth() ? c.respWriteRemaining() : len; // the whole WRITE at its first packet
+                    if (engine.odp.ready(m, c.respWriteVa(), span, k.qpn(), "the responder's", op.opClass) != 0) return pageFault(k);
                     m.write(p.segment(), p.payloadOffset(), m.offsetOf(c.respWriteVa()), len, -1);
                 }
                 c.respWriteVa(c.respWriteVa() + len);
@@ -438,6 +440,11 @@ final class Responder {
      * the message.
      */
     private State pageFault(PacketInfo k) {
+        if (k.uc()) {
+            // the message is dropped: the next one starts afresh, into the same receive from its first byte
+            k.r.respLastOpcode(null);
+            k.r.respOffset(0);
+        }
         engine.refuse(k.qpn(), k.psn, String.format(java.util.Locale.ROOT, "%s touches pages of an ODP region the NIC has no"
                 + " translation for: a page fault is being served (%.0f us)%s", k.what(), engine.odp.faultNanos / 1000.0,
                 k.uc() ? "; UC drops the message" : "; RNR NAK, the sender waits and tries again"));

@@ -8,6 +8,7 @@ module org.softrnic.cli {
 
     // picocli sets the commands' options and reads their annotations through reflection
     opens org.softrnic.cli to info.picocli;
+    opens org.softrnic.cli.cabi to info.picocli;
     opens org.softrnic.cli.check to info.picocli;
     opens org.softrnic.cli.decode to info.picocli;
     opens org.softrnic.cli.demo to info.picocli;

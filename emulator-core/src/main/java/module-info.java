@@ -17,6 +17,7 @@ module org.softrnic.emulator {
     exports org.softrnic.emulator.ibverbs;
     exports org.softrnic.emulator.junit;
 
+    exports org.softrnic.emulator.cabi to org.softrnic.cli;
     exports org.softrnic.emulator.concurrent to org.softrnic.cli;
     exports org.softrnic.emulator.cq to org.softrnic.cli;
     exports org.softrnic.emulator.fabric to org.softrnic.cli;

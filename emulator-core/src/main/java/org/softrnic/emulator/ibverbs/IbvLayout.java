@@ -1,35 +1,26 @@
 package org.softrnic.emulator.ibverbs;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Where rdma-core's structs keep the fields this provider reads and writes (x86-64, rdma-core 44). Every
  * offset, width and size is recorded here once, so that {@code IbvLayoutTest} can compile a C program
  * against the installed {@code infiniband/verbs.h} that checks each of them with offsetof and sizeof.
  */
 final class IbvLayout {
-    /** One checked fact: {@code offsetof(struct s, member)} and its width, or (member null) {@code sizeof}. */
-    record Fact(String struct, String member, long offset, long width) {
-    }
-
-    private static final List<Fact> FACTS = new ArrayList<>();
+    private static final org.softrnic.emulator.os.StructFacts FACTS = new org.softrnic.emulator.os.StructFacts();
 
     private IbvLayout() {
     }
 
-    static List<Fact> facts() {
-        return List.copyOf(FACTS);
+    static java.util.List<org.softrnic.emulator.os.StructFacts.Fact> facts() {
+        return FACTS.facts();
     }
 
     private static long at(String struct, String member, long offset, long width) {
-        FACTS.add(new Fact(struct, member, offset, width));
-        return offset;
+        return FACTS.at(struct, member, offset, width);
     }
 
     private static long size(String struct, long size) {
-        FACTS.add(new Fact(struct, null, 0, size));
-        return size;
+        return FACTS.size(struct, size);
     }
 
     // struct ibv_device

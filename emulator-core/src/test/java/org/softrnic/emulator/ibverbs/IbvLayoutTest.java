@@ -1,14 +1,10 @@
 package org.softrnic.emulator.ibverbs;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.softrnic.verbs.AsyncEvent;
@@ -31,33 +27,8 @@ class IbvLayoutTest {
 
     @Test
     void everyOffsetSizeAndEnumValueTheProviderUsesMatchesTheInstalledHeader() throws Exception {
-        List<String> expected = new ArrayList<>();
-        StringBuilder c = new StringBuilder("#include <stdio.h>\n#include <stddef.h>\n#include <infiniband/verbs.h>\n#include <rdma/rdma_cma.h>\n"
-                + "#define M(s, m) sizeof(((struct s *) 0)->m)\nint main(void) {\n");
-        for (IbvLayout.Fact f : IbvLayout.facts()) {
-            if (f.member() == null) {
-                String tag = f.struct().startsWith("union ") ? f.struct() : "struct " + f.struct();
-                c.append("  printf(\"sizeof %s %zu\\n\", \"").append(f.struct()).append("\", sizeof(").append(tag).append("));\n");
-                expected.add("sizeof " + f.struct() + " " + f.width());
-            } else {
-                c.append("  printf(\"%s.%s %zu %zu\\n\", \"").append(f.struct()).append("\", \"").append(f.member()).append("\", offsetof(struct ")
-                        .append(f.struct()).append(", ").append(f.member()).append("), M(").append(f.struct()).append(", ").append(f.member()).append("));\n");
-                expected.add(f.struct() + "." + f.member() + " " + f.offset() + " " + f.width());
-            }
-        }
-        for (String[] k : constants()) {
-            c.append("  printf(\"%s %ld\\n\", \"").append(k[0]).append("\", (long) ").append(k[0]).append(");\n");
-            expected.add(k[0] + " " + k[1]);
-        }
-        c.append("  return 0;\n}\n");
-        Path source = dir.resolve("layout.c");
-        Files.writeString(source, c);
-        Path binary = dir.resolve("layout");
-        String compiled = run(List.of("gcc", "-o", binary.toString(), source.toString()));
-        assertTrue(Files.exists(binary), "gcc failed (install gcc, libibverbs-dev and librdmacm-dev: scripts/install-deps):\n" + compiled);
-        List<String> actual = run(List.of(binary.toString())).lines().toList();
-        assertEquals(String.join("\n", expected), String.join("\n", actual));
-        assertTrue(expected.size() > 150, "the check covers " + expected.size() + " facts");
+        org.softrnic.emulator.os.StructFactsCheck.check(dir, List.of("infiniband/verbs.h", "rdma/rdma_cma.h"), IbvLayout.facts(), constants());
+        assertTrue(IbvLayout.facts().size() + constants().size() > 150, "the check covers every fact");
     }
 
     /** The rdma-core names of the model's enum values that cross into the library, with our values. */
@@ -89,12 +60,5 @@ class IbvLayoutTest {
         k.add(new String[] {"RDMA_OPTION_ID_TOS", String.valueOf(RdmaCmLib.OPTION_ID_TOS)});
         k.add(new String[] {"RDMA_OPTION_ID_ACK_TIMEOUT", String.valueOf(RdmaCmLib.OPTION_ID_ACK_TIMEOUT)});
         return k;
-    }
-
-    private static String run(List<String> command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "timed out: " + command);
-        return out;
     }
 }

@@ -1,0 +1,132 @@
+package org.softrnic.emulator.cabi;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Java side of softrnic's libibverbs.so.1 and librdmacm.so.1. The libraries' bootstrap starts a JVM in the
+ * application's process and calls {@link #install} with their table of entry points: each slot, one per line of
+ * symbols.list, gets an FFM upcall stub to the static method of the same name in one of {@link #IMPLEMENTATIONS},
+ * whose Java types are the symbol's machine types. A slot left empty makes its entry point fail with EOPNOTSUPP.
+ * An exception escaping a verb would end the process (an upcall may not throw), so each is caught at the edge:
+ * said on stderr, errno set, and the C caller gets the verb's failure value.
+ */
+public final class Cabi {
+    /** The classes whose static methods are entry points, by the C name. */
+    private static final List<Class<?>> IMPLEMENTATIONS = List.of(CabiDevices.class, CabiStrings.class);
+
+    /** One line of symbols.list. */
+    record Symbol(String library, String version, String name, char ret, String args) {
+        FunctionDescriptor descriptor() {
+            MemoryLayout[] params = new MemoryLayout[args.length()];
+            for (int i = 0; i < params.length; i++) params[i] = layout(args.charAt(i));
+            return ret == 'v' ? FunctionDescriptor.ofVoid(params) : FunctionDescriptor.of(layout(ret), params);
+        }
+
+        private static MemoryLayout layout(char t) {
+            return switch (t) {
+                case 'p' -> ValueLayout.ADDRESS;
+                case 'i' -> ValueLayout.JAVA_INT;
+                case 's' -> ValueLayout.JAVA_SHORT;
+                case 'b' -> ValueLayout.JAVA_BYTE;
+                case 'l' -> ValueLayout.JAVA_LONG;
+                default -> throw new IllegalArgumentException("machine type " + t);
+            };
+        }
+    }
+
+    private Cabi() {
+    }
+
+    /** The table's symbols, in slot order. */
+    static List<Symbol> symbols() {
+        var in = Cabi.class.getResourceAsStream("native/symbols.list");
+        if (in == null) throw new IllegalStateException("symbols.list is not in softrnic's jar (built by scripts/build-cabi)");
+        List<Symbol> all = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII))) {
+            for (String line; (line = r.readLine()) != null;) {
+                if (line.isBlank() || line.startsWith("#")) continue;
+                String[] f = line.split(" ");
+                all.add(new Symbol(f[0], f[1], f[2], f[3].charAt(0), f[4].equals("-") ? "" : f[4]));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return all;
+    }
+
+    /** Fills the {@code slots} entries at {@code table} with upcall stubs; called once, by the libraries' bootstrap. */
+    public static void install(long table, int slots) {
+        List<Symbol> symbols = symbols();
+        if (symbols.size() != slots) {
+            throw new IllegalStateException("the libraries have " + slots + " entry points, softrnic's jar " + symbols.size()
+                    + ": they come from different builds");
+        }
+        MemorySegment t = MemorySegment.ofAddress(table).reinterpret((long) slots * ValueLayout.ADDRESS.byteSize());
+        for (int i = 0; i < slots; i++) {
+            MethodHandle h = implementation(symbols.get(i));
+            if (h != null) t.setAtIndex(ValueLayout.ADDRESS, i, Linker.nativeLinker().upcallStub(h, symbols.get(i).descriptor(), Arena.global()));
+        }
+    }
+
+    /** The method that serves {@code s}, its failures caught; null when none does. */
+    static MethodHandle implementation(Symbol s) {
+        MethodType type = s.descriptor().toMethodType();
+        for (Class<?> c : IMPLEMENTATIONS) {
+            MethodHandle h;
+            try {
+                h = MethodHandles.lookup().findStatic(c, s.name(), type);
+            } catch (NoSuchMethodException e) {
+                continue;
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+            return MethodHandles.catchException(h, Throwable.class, failure(s, type));
+        }
+        return null;
+    }
+
+    /** (Throwable, the verb's arguments) to its failure value, having said why and set errno. */
+    private static MethodHandle failure(Symbol s, MethodType type) {
+        try {
+            MethodHandle report = MethodHandles.lookup().findStatic(Cabi.class, "report",
+                    MethodType.methodType(Object.class, String.class, char.class, String.class, Throwable.class));
+            MethodHandle h = MethodHandles.insertArguments(report, 0, s.library(), s.ret(), s.name());
+            h = type.returnType() == void.class ? h.asType(MethodType.methodType(void.class, Throwable.class))
+                    : MethodHandles.explicitCastArguments(h, MethodType.methodType(type.returnType(), Throwable.class));
+            return MethodHandles.dropArguments(h, 1, type.parameterList());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A verb failed in Java: errno, a line on stderr, and the value its caller checks (as the trampolines' own). */
+    @SuppressWarnings("unused") // called through the handle above
+    private static Object report(String library, char ret, String name, Throwable t) {
+        int errno = t instanceof org.softrnic.verbs.VerbsException v ? v.errnoValue() : 5; // EIO
+        CabiErrno.set(errno);
+        System.err.println("softrnic: " + name + ": " + t.getMessage());
+        return switch (ret) {
+            case 'p' -> MemorySegment.NULL;
+            case 'i' -> library.equals("ibverbs") ? errno : -1;
+            case 'l' -> -1L;
+            case 's' -> (short) 0;
+            case 'b' -> (byte) 0;
+            default -> null;
+        };
+    }
+}

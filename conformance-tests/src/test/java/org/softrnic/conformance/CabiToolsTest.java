@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The distribution's own rdma-core tools, unmodified, on softrnic's libibverbs.so.1: nothing but LD_LIBRARY_PATH
- * (from `softrnic cabi-path`) and SOFTRNIC_IP. ibv_devices and ibv_devinfo find softrnic0 with its RoCEv2 GID.
+ * (from `softrnic cabi-path`) and SOFTRNIC_IP. ibv_devices and ibv_devinfo find softrnic0 with its RoCEv2 GID, and two
+ * ibv_rc_pingpong processes, each its own soft RNIC on its own loopback address, talk RoCEv2 to each other.
  */
 class CabiToolsTest {
     @TempDir
@@ -45,6 +46,48 @@ class CabiToolsTest {
 
     private static String tool(String... command) throws Exception {
         return run(List.of(command), Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.1"));
+    }
+
+    private static int port = 18700;
+
+    /** A server and a client of {@code tool} with {@code options}, each its own RNIC: both finish and report. */
+    private static void pair(String tool, String... options) throws Exception {
+        int p = port++;
+        List<String> server = new java.util.ArrayList<>(List.of(tool, "-p", String.valueOf(p)));
+        server.addAll(List.of(options));
+        List<String> client = new java.util.ArrayList<>(server);
+        client.add("127.0.0.1");
+        ProcessBuilder sb = new ProcessBuilder(server).redirectErrorStream(true);
+        sb.environment().putAll(Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.2"));
+        Process s = sb.start();
+        try {
+            Thread.sleep(500); // the server listens on its TCP port before the client connects, as a user starts them
+            String c = run(client, Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.3"));
+            String out = new String(s.getInputStream().readAllBytes());
+            assertTrue(s.waitFor(30, TimeUnit.SECONDS), "the server finishes");
+            assertEquals(0, s.exitValue(), "server:\n" + out);
+            for (String o : List.of(c, out)) {
+                assertTrue(o.contains("GID ::ffff:127.0.9.2") && o.contains("GID ::ffff:127.0.9.3"), o);
+                assertTrue(o.lines().anyMatch(l -> l.matches("\\d+ bytes in [0-9.]+ seconds = .*")), o);
+            }
+        } finally {
+            s.destroyForcibly();
+        }
+    }
+
+    @Test
+    void ibvRcPingpongBothWays() throws Exception {
+        pair("ibv_rc_pingpong", "-g", "0");
+    }
+
+    @Test
+    void ibvRcPingpongWithACompletionChannel() throws Exception {
+        pair("ibv_rc_pingpong", "-g", "0", "-e");
+    }
+
+    @Test
+    void ibvRcPingpongOf64KiBMessages() throws Exception {
+        pair("ibv_rc_pingpong", "-g", "0", "-s", "65536", "-n", "200");
     }
 
     @Test

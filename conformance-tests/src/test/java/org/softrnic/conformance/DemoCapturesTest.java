@@ -31,7 +31,8 @@ class DemoCapturesTest {
 
     static List<String> scenarios() {
         DecodeCommandTest.Result r = DecodeCommandTest.run("demo", "--list");
-        return r.out().lines().skip(1).map(l -> l.trim().split("\\s+")[0]).toList();
+        // the ladders only: a scenario that prints a table puts nothing on a wire to capture
+        return r.out().lines().skip(1).filter(l -> !l.contains("a table, not a ladder")).map(l -> l.trim().split("\\s+")[0]).toList();
     }
 
     @ParameterizedTest

@@ -85,6 +85,10 @@ public final class DemoCommand implements Callable<Integer> {
             return 0;
         }
         if (scenario.equals(REGISTRATION)) {
+            if (pcap != null || svg != null || json || states || drop != null || loss != 0) {
+                throw new UserError("demo registration prints a table of measured costs, not a ladder: --pcap, --svg, --json, --states,"
+                        + " --drop and --loss do not apply");
+            }
             if (size != null && (size < 1 || size > 1 << 20)) throw new UserError("--size must be 1..1048576 for registration, not " + size);
             RegistrationDemo.play(out, size == null ? 4096 : size, 20_000, RegistrationDemo.UCX_MODEL);
             return 0;

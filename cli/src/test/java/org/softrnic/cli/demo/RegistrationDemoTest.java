@@ -36,6 +36,14 @@ class RegistrationDemoTest {
     }
 
     @Test
+    void aTableTakesNoLadderOptions() {
+        StringWriter err = new StringWriter();
+        assertEquals(Main.EXIT_USAGE, Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err, true), "demo", "registration",
+                "--pcap", "x.pcap"));
+        assertTrue(err.toString().contains("not a ladder"), err.toString());
+    }
+
+    @Test
     void explainOdpSaysWhatTheLadderShows() {
         String text = run("explain", "odp");
         for (String s : new String[] {"RNR NAK", "page_faults", "invalidat", "IBV_WC_REM_ACCESS_ERR", "softrnic demo odp"}) {

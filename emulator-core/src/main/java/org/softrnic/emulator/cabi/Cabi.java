@@ -27,7 +27,8 @@ import java.util.List;
  */
 public final class Cabi {
     /** The classes whose static methods are entry points, by the C name. */
-    private static final List<Class<?>> IMPLEMENTATIONS = List.of(CabiDevices.class, CabiStrings.class);
+    private static final List<Class<?>> IMPLEMENTATIONS = List.of(CabiDevices.class, CabiStrings.class, CabiResources.class, CabiCqs.class,
+            CabiQps.class);
 
     /** One line of symbols.list. */
     record Symbol(String library, String version, String name, char ret, String args) {
@@ -95,17 +96,30 @@ public final class Cabi {
             } catch (IllegalAccessException e) {
                 throw new IllegalStateException(e);
             }
-            return MethodHandles.catchException(h, Throwable.class, failure(s, type));
+            return guard(h, s.name(), s.ret(), s.library());
         }
         return null;
     }
 
+    /** {@code h}, its failures caught: said on stderr, errno set, and the value its C caller checks returned. */
+    static MethodHandle guard(MethodHandle h, String name, char ret, String library) {
+        return MethodHandles.catchException(h, Throwable.class, failure(library, name, ret, h.type()));
+    }
+
+    static org.softrnic.verbs.VerbsException invalid(String why) {
+        return new org.softrnic.verbs.VerbsException("verbs", org.softrnic.verbs.Errno.EINVAL, why);
+    }
+
+    static org.softrnic.verbs.VerbsException error(String verb, int errno, String why) {
+        return new org.softrnic.verbs.VerbsException(verb, errno, why);
+    }
+
     /** (Throwable, the verb's arguments) to its failure value, having said why and set errno. */
-    private static MethodHandle failure(Symbol s, MethodType type) {
+    private static MethodHandle failure(String library, String name, char ret, MethodType type) {
         try {
             MethodHandle report = MethodHandles.lookup().findStatic(Cabi.class, "report",
                     MethodType.methodType(Object.class, String.class, char.class, String.class, Throwable.class));
-            MethodHandle h = MethodHandles.insertArguments(report, 0, s.library(), s.ret(), s.name());
+            MethodHandle h = MethodHandles.insertArguments(report, 0, library, ret, name);
             h = type.returnType() == void.class ? h.asType(MethodType.methodType(void.class, Throwable.class))
                     : MethodHandles.explicitCastArguments(h, MethodType.methodType(type.returnType(), Throwable.class));
             return MethodHandles.dropArguments(h, 1, type.parameterList());

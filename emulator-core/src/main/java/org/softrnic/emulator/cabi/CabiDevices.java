@@ -1,6 +1,6 @@
 package org.softrnic.emulator.cabi;
 
-import static org.softrnic.emulator.cabi.CabiLayout.*;
+import static org.softrnic.emulator.rdmacore.RdmaCoreLayout.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -106,6 +106,7 @@ final class CabiDevices {
         c.set(ValueLayout.JAVA_INT, CONTEXT_CMD_FD, -1);
         c.set(ValueLayout.JAVA_INT, CONTEXT_ASYNC_FD, -1);
         c.set(ValueLayout.JAVA_INT, CONTEXT_NUM_COMP_VECTORS, 1);
+        CabiOps.install(c);
         CONTEXTS.put(c.address(), ctx);
         return c;
     }
@@ -117,7 +118,7 @@ final class CabiDevices {
         return 0;
     }
 
-    private static RdmaContext context(MemorySegment context) {
+    static RdmaContext context(MemorySegment context) {
         RdmaContext ctx = CONTEXTS.get(context.address());
         if (ctx == null) throw new org.softrnic.verbs.VerbsException("ibv_context", org.softrnic.verbs.Errno.EINVAL, "not an open context of softrnic0");
         return ctx;

@@ -16,9 +16,9 @@ final class IbvChannel extends IbvResource implements CompletionChannel {
     private final int fd;
 
     IbvChannel(IbvContext context, MemorySegment channel) {
-        super(channel.reinterpret(IbvLayout.CHANNEL_FD + 4), context);
+        super(channel.reinterpret(org.softrnic.emulator.rdmacore.RdmaCoreLayout.CHANNEL_FD + 4), context);
         this.context = context;
-        this.fd = ptr.get(JAVA_INT, IbvLayout.CHANNEL_FD);
+        this.fd = ptr.get(JAVA_INT, org.softrnic.emulator.rdmacore.RdmaCoreLayout.CHANNEL_FD);
         Fds.nonBlocking(fd, "ibv_create_comp_channel");
     }
 

@@ -4,7 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
-import static org.softrnic.emulator.ibverbs.IbvLayout.*;
+import static org.softrnic.emulator.rdmacore.RdmaCoreLayout.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

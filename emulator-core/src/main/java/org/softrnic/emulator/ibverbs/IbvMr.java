@@ -22,10 +22,10 @@ final class IbvMr extends IbvResource implements MemoryRegion {
         super(mr, pd);
         this.pd = pd;
         this.segment = segment;
-        this.lkey = mr.get(JAVA_INT, IbvLayout.MR_LKEY);
-        this.rkey = mr.get(JAVA_INT, IbvLayout.MR_RKEY);
-        this.addr = mr.get(JAVA_LONG, IbvLayout.MR_ADDR);
-        this.length = mr.get(JAVA_LONG, IbvLayout.MR_LENGTH);
+        this.lkey = mr.get(JAVA_INT, org.softrnic.emulator.rdmacore.RdmaCoreLayout.MR_LKEY);
+        this.rkey = mr.get(JAVA_INT, org.softrnic.emulator.rdmacore.RdmaCoreLayout.MR_RKEY);
+        this.addr = mr.get(JAVA_LONG, org.softrnic.emulator.rdmacore.RdmaCoreLayout.MR_ADDR);
+        this.length = mr.get(JAVA_LONG, org.softrnic.emulator.rdmacore.RdmaCoreLayout.MR_LENGTH);
         pd.regions.put(lkey, this);
     }
 

@@ -13,7 +13,7 @@ final class IbvMw extends IbvResource implements MemoryWindow {
     IbvMw(IbvPd pd, MemorySegment mw) {
         super(mw, pd);
         this.pd = pd;
-        this.type = mw.get(JAVA_INT, IbvLayout.MW_TYPE);
+        this.type = mw.get(JAVA_INT, org.softrnic.emulator.rdmacore.RdmaCoreLayout.MW_TYPE);
     }
 
 
@@ -31,7 +31,7 @@ final class IbvMw extends IbvResource implements MemoryWindow {
     void destroy() {
         int rc;
         try {
-            rc = (int) IbvOps.DEALLOC_MW.invokeExact(IbvOps.op(pd.context.ptr, IbvLayout.OPS_DEALLOC_MW), ptr);
+            rc = (int) IbvOps.DEALLOC_MW.invokeExact(IbvOps.op(pd.context.ptr, org.softrnic.emulator.rdmacore.RdmaCoreLayout.OPS_DEALLOC_MW), ptr);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -41,7 +41,7 @@ final class IbvMw extends IbvResource implements MemoryWindow {
     /** The device writes a new rkey on every bind, so it is read each time. */
     @Override
     public int rkey() {
-        return live("ibv_mw rkey").get(JAVA_INT, IbvLayout.MW_RKEY);
+        return live("ibv_mw rkey").get(JAVA_INT, org.softrnic.emulator.rdmacore.RdmaCoreLayout.MW_RKEY);
     }
 
     @Override

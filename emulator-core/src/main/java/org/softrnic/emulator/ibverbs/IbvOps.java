@@ -38,7 +38,7 @@ final class IbvOps {
 
     /** The function pointer at {@code offset} in the ops table of the context {@code object} belongs to. */
     static MemorySegment op(MemorySegment context, long offset) {
-        MemorySegment fn = context.reinterpret(IbvLayout.OPS_POST_RECV + 8).get(ADDRESS, offset);
+        MemorySegment fn = context.reinterpret(org.softrnic.emulator.rdmacore.RdmaCoreLayout.OPS_POST_RECV + 8).get(ADDRESS, offset);
         if (fn.address() == 0) throw new IllegalStateException("the provider left ops slot " + offset + " empty");
         return fn;
     }

@@ -17,8 +17,8 @@ final class IbvSrq extends IbvResource implements SharedReceiveQueue {
     IbvSrq(IbvPd pd, MemorySegment srq, int maxSge) {
         super(srq, pd);
         this.pd = pd;
-        this.postFn = IbvOps.op(pd.context.ptr, IbvLayout.OPS_POST_SRQ_RECV);
-        this.recv = new WrBuffers(arena, IbvLayout.RECV_WR_SIZE, maxSge);
+        this.postFn = IbvOps.op(pd.context.ptr, org.softrnic.emulator.rdmacore.RdmaCoreLayout.OPS_POST_SRQ_RECV);
+        this.recv = new WrBuffers(arena, org.softrnic.emulator.rdmacore.RdmaCoreLayout.RECV_WR_SIZE, maxSge);
         pd.context.remember(srq, this);
     }
 
@@ -49,8 +49,8 @@ final class IbvSrq extends IbvResource implements SharedReceiveQueue {
     @Override
     public synchronized void arm(int srqLimit) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment attr = a.allocate(IbvLayout.SRQ_ATTR_SIZE, 4);
-            attr.set(JAVA_INT, IbvLayout.SA_SRQ_LIMIT, srqLimit);
+            MemorySegment attr = a.allocate(org.softrnic.emulator.rdmacore.RdmaCoreLayout.SRQ_ATTR_SIZE, 4);
+            attr.set(JAVA_INT, org.softrnic.emulator.rdmacore.RdmaCoreLayout.SA_SRQ_LIMIT, srqLimit);
             IbvLib.check("ibv_modify_srq", describe() + " limit " + srqLimit, IbvLib.get().modifySrq, live("ibv_modify_srq"), attr,
                     2 /* IBV_SRQ_LIMIT */);
         }

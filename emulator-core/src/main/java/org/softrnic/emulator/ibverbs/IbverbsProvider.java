@@ -93,8 +93,8 @@ public final class IbverbsProvider implements RdmaProvider {
                 int n = count.get(JAVA_INT, 0);
                 MemorySegment devices = list.reinterpret((long) (n + 1) * ADDRESS.byteSize());
                 for (int i = 0; i < n; i++) {
-                    MemorySegment device = devices.getAtIndex(ADDRESS, i).reinterpret(IbvLayout.DEVICE_NAME + 64);
-                    visitor.visit(device.getString(IbvLayout.DEVICE_NAME), device);
+                    MemorySegment device = devices.getAtIndex(ADDRESS, i).reinterpret(org.softrnic.emulator.rdmacore.RdmaCoreLayout.DEVICE_NAME + 64);
+                    visitor.visit(device.getString(org.softrnic.emulator.rdmacore.RdmaCoreLayout.DEVICE_NAME), device);
                 }
             } finally {
                 IbvLib.call(lib.freeDeviceList, list);

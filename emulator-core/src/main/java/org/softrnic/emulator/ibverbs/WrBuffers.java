@@ -3,7 +3,7 @@ package org.softrnic.emulator.ibverbs;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static org.softrnic.emulator.ibverbs.IbvLayout.*;
+import static org.softrnic.emulator.rdmacore.RdmaCoreLayout.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

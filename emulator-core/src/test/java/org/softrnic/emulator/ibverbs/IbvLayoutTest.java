@@ -18,7 +18,7 @@ import org.softrnic.verbs.WcStatus;
 
 /**
  * Compiles a C program against the installed infiniband/verbs.h (gcc and libibverbs-dev, which
- * scripts/install-deps brings) that prints offsetof and sizeof for every fact in {@link IbvLayout}, and the
+ * scripts/install-deps brings) that prints offsetof and sizeof for every fact in {@link org.softrnic.emulator.rdmacore.RdmaCoreLayout}, and the
  * value of every rdma-core enum constant the provider passes through, and compares them with ours.
  */
 class IbvLayoutTest {
@@ -27,8 +27,8 @@ class IbvLayoutTest {
 
     @Test
     void everyOffsetSizeAndEnumValueTheProviderUsesMatchesTheInstalledHeader() throws Exception {
-        org.softrnic.emulator.os.StructFactsCheck.check(dir, List.of("infiniband/verbs.h", "rdma/rdma_cma.h"), IbvLayout.facts(), constants());
-        assertTrue(IbvLayout.facts().size() + constants().size() > 150, "the check covers every fact");
+        org.softrnic.emulator.os.StructFactsCheck.check(dir, List.of("infiniband/verbs.h", "rdma/rdma_cma.h"), org.softrnic.emulator.rdmacore.RdmaCoreLayout.facts(), constants());
+        assertTrue(org.softrnic.emulator.rdmacore.RdmaCoreLayout.facts().size() + constants().size() > 150, "the check covers every fact");
     }
 
     /** The rdma-core names of the model's enum values that cross into the library, with our values. */

@@ -1,0 +1,161 @@
+package org.softrnic.emulator.cabi;
+
+import static org.softrnic.emulator.rdmacore.RdmaCoreLayout.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.QpAttr;
+import org.softrnic.verbs.QpAttrMask;
+import org.softrnic.verbs.QpCaps;
+import org.softrnic.verbs.QpInitAttr;
+import org.softrnic.verbs.QpState;
+import org.softrnic.verbs.QpType;
+import org.softrnic.verbs.QueuePair;
+import org.softrnic.verbs.RecvWr;
+import org.softrnic.verbs.SendWr;
+
+/** Queue pairs: ibv_create_qp, ibv_modify_qp, ibv_query_qp and ibv_destroy_qp, over the verbs QP. */
+final class CabiQps {
+    /** A QP, its struct, what it was created with, and the work requests a post reads into (one poster at a time). */
+    static final class Qp {
+        final QueuePair qp;
+        final MemorySegment struct;
+        final Arena arena;
+        final QpCaps caps;
+        final boolean sqSigAll;
+        final SendWr send;
+        final RecvWr recv;
+
+        Qp(QueuePair qp, MemorySegment struct, Arena arena, QpCaps caps, boolean sqSigAll) {
+            this.qp = qp;
+            this.struct = struct;
+            this.arena = arena;
+            this.caps = caps;
+            this.sqSigAll = sqSigAll;
+            this.send = new SendWr(Math.max(1, caps.maxSendSge()));
+            this.recv = new RecvWr(Math.max(1, caps.maxRecvSge()));
+        }
+    }
+
+    static final CabiHandles<Qp> QPS = new CabiHandles<>();
+    private static final QpType[] TYPES = new QpType[32];
+
+    static {
+        for (QpType t : QpType.values()) TYPES[t.value] = t;
+    }
+
+    private CabiQps() {
+    }
+
+    static Qp qp(long address) {
+        Qp q = QPS.get(CabiMemory.getInt(address + QP_HANDLE));
+        if (q == null || q.struct.address() != address) throw Cabi.invalid("not a queue pair of softrnic0");
+        return q;
+    }
+
+    static MemorySegment ibv_create_qp(MemorySegment pd, MemorySegment initAttr) {
+        var p = CabiResources.pd(pd);
+        MemorySegment ia = initAttr.reinterpret(QP_INIT_ATTR_SIZE);
+        int type = ia.get(ValueLayout.JAVA_INT, QIA_QP_TYPE);
+        if (type < 0 || type >= TYPES.length || TYPES[type] == null) throw Cabi.error("ibv_create_qp", 22, "qp_type " + type);
+        MemorySegment sendCq = ia.get(ValueLayout.ADDRESS, QIA_SEND_CQ);
+        MemorySegment recvCq = ia.get(ValueLayout.ADDRESS, QIA_RECV_CQ);
+        if (!ia.get(ValueLayout.ADDRESS, QIA_SRQ).equals(MemorySegment.NULL)) throw Cabi.error("ibv_create_qp", 95, "SRQs are not served yet");
+        QpCaps caps = new QpCaps(ia.get(ValueLayout.JAVA_INT, QIA_MAX_SEND_WR), ia.get(ValueLayout.JAVA_INT, QIA_MAX_RECV_WR),
+                ia.get(ValueLayout.JAVA_INT, QIA_MAX_SEND_SGE), ia.get(ValueLayout.JAVA_INT, QIA_MAX_RECV_SGE),
+                ia.get(ValueLayout.JAVA_INT, QIA_MAX_INLINE_DATA));
+        boolean sigAll = ia.get(ValueLayout.JAVA_INT, QIA_SQ_SIG_ALL) != 0;
+        QueuePair qp = p.object().createQp(new QpInitAttr(TYPES[type], CabiCqs.cq(sendCq).cq, CabiCqs.cq(recvCq).cq, null, caps, sigAll));
+        Arena arena = Arena.ofShared();
+        MemorySegment s = arena.allocate(QP_SIZE, 8).fill((byte) 0);
+        Qp q = new Qp(qp, s, arena, caps, sigAll);
+        s.set(ValueLayout.ADDRESS, QP_CONTEXT, p.struct().get(ValueLayout.ADDRESS, PD_CONTEXT));
+        s.set(ValueLayout.ADDRESS, QP_QP_CONTEXT, ia.get(ValueLayout.ADDRESS, QIA_QP_CONTEXT));
+        s.set(ValueLayout.ADDRESS, QP_PD, pd);
+        s.set(ValueLayout.ADDRESS, QP_SEND_CQ, sendCq);
+        s.set(ValueLayout.ADDRESS, QP_RECV_CQ, recvCq);
+        s.set(ValueLayout.JAVA_INT, QP_NUM, qp.qpn());
+        s.set(ValueLayout.JAVA_INT, QP_STATE, qp.state().ordinal());
+        s.set(ValueLayout.JAVA_INT, QP_QP_TYPE, type);
+        s.set(ValueLayout.JAVA_INT, QP_HANDLE, QPS.add(q));
+        return s;
+    }
+
+    static int ibv_destroy_qp(MemorySegment qp) {
+        Qp q = qp(qp.address());
+        q.qp.close();
+        QPS.remove(q.struct.get(ValueLayout.JAVA_INT, QP_HANDLE));
+        q.arena.close();
+        return 0;
+    }
+
+    static int ibv_modify_qp(MemorySegment qp, MemorySegment attr, int mask) {
+        Qp q = qp(qp.address());
+        MemorySegment a = attr.reinterpret(QP_ATTR_SIZE);
+        QpAttr x = new QpAttr();
+        x.qpState = QpState.values()[a.get(ValueLayout.JAVA_INT, QA_QP_STATE)];
+        x.curQpState = QpState.values()[a.get(ValueLayout.JAVA_INT, QA_CUR_QP_STATE)];
+        x.sqDrainNotify = a.get(ValueLayout.JAVA_BYTE, QA_EN_SQD_ASYNC_NOTIFY) != 0;
+        x.qpAccessFlags = a.get(ValueLayout.JAVA_INT, QA_QP_ACCESS_FLAGS);
+        x.pkeyIndex = a.get(ValueLayout.JAVA_SHORT, QA_PKEY_INDEX) & 0xffff;
+        x.portNum = a.get(ValueLayout.JAVA_BYTE, QA_PORT_NUM) & 0xff;
+        x.qkey = a.get(ValueLayout.JAVA_INT, QA_QKEY);
+        if ((mask & QpAttrMask.AV) != 0) x.ahAttr = CabiResources.vector(a.asSlice(QA_AH_ATTR, AH_ATTR_SIZE));
+        if ((mask & QpAttrMask.PATH_MTU) != 0) x.pathMtu = Mtu.ofValue(a.get(ValueLayout.JAVA_INT, QA_PATH_MTU));
+        x.timeout = a.get(ValueLayout.JAVA_BYTE, QA_TIMEOUT) & 0xff;
+        x.retryCnt = a.get(ValueLayout.JAVA_BYTE, QA_RETRY_CNT) & 0xff;
+        x.rnrRetry = a.get(ValueLayout.JAVA_BYTE, QA_RNR_RETRY) & 0xff;
+        x.rqPsn = a.get(ValueLayout.JAVA_INT, QA_RQ_PSN);
+        x.maxRdAtomic = a.get(ValueLayout.JAVA_BYTE, QA_MAX_RD_ATOMIC) & 0xff;
+        x.minRnrTimer = a.get(ValueLayout.JAVA_BYTE, QA_MIN_RNR_TIMER) & 0xff;
+        x.sqPsn = a.get(ValueLayout.JAVA_INT, QA_SQ_PSN);
+        x.maxDestRdAtomic = a.get(ValueLayout.JAVA_BYTE, QA_MAX_DEST_RD_ATOMIC) & 0xff;
+        x.destQpNum = a.get(ValueLayout.JAVA_INT, QA_DEST_QP_NUM);
+        q.qp.modify(x, mask);
+        q.struct.set(ValueLayout.JAVA_INT, QP_STATE, q.qp.state().ordinal());
+        return 0;
+    }
+
+    static int ibv_query_qp(MemorySegment qp, MemorySegment attr, int mask, MemorySegment initAttr) {
+        Qp q = qp(qp.address());
+        QpAttr x = q.qp.query();
+        MemorySegment a = attr.reinterpret(QP_ATTR_SIZE).fill((byte) 0);
+        a.set(ValueLayout.JAVA_INT, QA_QP_STATE, x.qpState.ordinal());
+        a.set(ValueLayout.JAVA_INT, QA_CUR_QP_STATE, x.qpState.ordinal());
+        a.set(ValueLayout.JAVA_INT, QA_PATH_MTU, x.pathMtu.value);
+        a.set(ValueLayout.JAVA_INT, QA_QKEY, x.qkey);
+        a.set(ValueLayout.JAVA_INT, QA_RQ_PSN, x.rqPsn);
+        a.set(ValueLayout.JAVA_INT, QA_SQ_PSN, x.sqPsn);
+        a.set(ValueLayout.JAVA_INT, QA_DEST_QP_NUM, x.destQpNum);
+        a.set(ValueLayout.JAVA_INT, QA_QP_ACCESS_FLAGS, x.qpAccessFlags);
+        caps(a.asSlice(QA_CAP, 20), q.caps);
+        a.set(ValueLayout.JAVA_SHORT, QA_PKEY_INDEX, (short) x.pkeyIndex);
+        a.set(ValueLayout.JAVA_BYTE, QA_EN_SQD_ASYNC_NOTIFY, (byte) (x.sqDrainNotify ? 1 : 0));
+        a.set(ValueLayout.JAVA_BYTE, QA_MAX_RD_ATOMIC, (byte) x.maxRdAtomic);
+        a.set(ValueLayout.JAVA_BYTE, QA_MAX_DEST_RD_ATOMIC, (byte) x.maxDestRdAtomic);
+        a.set(ValueLayout.JAVA_BYTE, QA_MIN_RNR_TIMER, (byte) x.minRnrTimer);
+        a.set(ValueLayout.JAVA_BYTE, QA_PORT_NUM, (byte) x.portNum);
+        a.set(ValueLayout.JAVA_BYTE, QA_TIMEOUT, (byte) x.timeout);
+        a.set(ValueLayout.JAVA_BYTE, QA_RETRY_CNT, (byte) x.retryCnt);
+        a.set(ValueLayout.JAVA_BYTE, QA_RNR_RETRY, (byte) x.rnrRetry);
+        MemorySegment ia = initAttr.reinterpret(QP_INIT_ATTR_SIZE).fill((byte) 0);
+        ia.set(ValueLayout.ADDRESS, QIA_QP_CONTEXT, q.struct.get(ValueLayout.ADDRESS, QP_QP_CONTEXT));
+        ia.set(ValueLayout.ADDRESS, QIA_SEND_CQ, q.struct.get(ValueLayout.ADDRESS, QP_SEND_CQ));
+        ia.set(ValueLayout.ADDRESS, QIA_RECV_CQ, q.struct.get(ValueLayout.ADDRESS, QP_RECV_CQ));
+        caps(ia.asSlice(QIA_MAX_SEND_WR, 20), q.caps);
+        ia.set(ValueLayout.JAVA_INT, QIA_QP_TYPE, q.qp.type().value);
+        ia.set(ValueLayout.JAVA_INT, QIA_SQ_SIG_ALL, q.sqSigAll ? 1 : 0);
+        return 0;
+    }
+
+    /** struct ibv_qp_cap, five ints in its order. */
+    private static void caps(MemorySegment cap, QpCaps c) {
+        cap.set(ValueLayout.JAVA_INT, 0, c.maxSendWr());
+        cap.set(ValueLayout.JAVA_INT, 4, c.maxRecvWr());
+        cap.set(ValueLayout.JAVA_INT, 8, c.maxSendSge());
+        cap.set(ValueLayout.JAVA_INT, 12, c.maxRecvSge());
+        cap.set(ValueLayout.JAVA_INT, 16, c.maxInlineData());
+    }
+}

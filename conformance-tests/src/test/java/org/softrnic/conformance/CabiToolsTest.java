@@ -48,10 +48,17 @@ class CabiToolsTest {
         return run(List.of(command), Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.1"));
     }
 
-    private static int port = 18700;
 
-    /** A server and a client of {@code tool} with {@code options}, each its own RNIC: both finish and report. */
-    private static void pair(String tool, String... options) throws Exception {
+    /** ibv_*_pingpong's result lines. */
+    private static final String PINGPONG = "\\d+ bytes in [0-9.]+ seconds = .*";
+    /** perftest's row under its header: the size, then the figures (bandwidth, or latency). */
+    private static final String PERFTEST = "\\s*\\d+\\s+\\d+\\s+[0-9.]+\\s+[0-9.]+.*";
+
+    /**
+     * A server and a client of {@code tool} with {@code options}, each its own RNIC on its own loopback address: both
+     * finish, and each prints a line matching {@code result}. Returns the client's output.
+     */
+    private static String pair(String tool, String result, String... options) throws Exception {
         int p = port++;
         List<String> server = new java.util.ArrayList<>(List.of(tool, "-p", String.valueOf(p)));
         server.addAll(List.of(options));
@@ -66,28 +73,50 @@ class CabiToolsTest {
             String out = new String(s.getInputStream().readAllBytes());
             assertTrue(s.waitFor(30, TimeUnit.SECONDS), "the server finishes");
             assertEquals(0, s.exitValue(), "server:\n" + out);
-            for (String o : List.of(c, out)) {
-                assertTrue(o.contains("GID ::ffff:127.0.9.2") && o.contains("GID ::ffff:127.0.9.3"), o);
-                assertTrue(o.lines().anyMatch(l -> l.matches("\\d+ bytes in [0-9.]+ seconds = .*")), o);
-            }
+            for (String o : List.of(c, out)) assertTrue(o.lines().anyMatch(l -> l.matches(result)), o);
+            assertTrue(!c.contains("softrnic:") && !out.contains("softrnic:"), "no verb refused:\n" + c + out);
+            return c;
         } finally {
             s.destroyForcibly();
         }
     }
 
+    private static int port = 18700;
+
     @Test
     void ibvRcPingpongBothWays() throws Exception {
-        pair("ibv_rc_pingpong", "-g", "0");
+        String c = pair("ibv_rc_pingpong", PINGPONG, "-g", "0");
+        assertTrue(c.contains("GID ::ffff:127.0.9.2") && c.contains("GID ::ffff:127.0.9.3"), c);
     }
 
     @Test
     void ibvRcPingpongWithACompletionChannel() throws Exception {
-        pair("ibv_rc_pingpong", "-g", "0", "-e");
+        pair("ibv_rc_pingpong", PINGPONG, "-g", "0", "-e");
     }
 
     @Test
     void ibvRcPingpongOf64KiBMessages() throws Exception {
-        pair("ibv_rc_pingpong", "-g", "0", "-s", "65536", "-n", "200");
+        pair("ibv_rc_pingpong", PINGPONG, "-g", "0", "-s", "65536", "-n", "200");
+    }
+
+    @Test
+    void ibvRcPingpongThroughTheIbvWrApi() throws Exception {
+        pair("ibv_rc_pingpong", PINGPONG, "-g", "0", "-N");
+    }
+
+    /** perftest takes the old post-send path on any device but mlx5, EFA and HNS (rxe too), so that is its default here. */
+    @Test
+    void perftestBandwidthTools() throws Exception {
+        for (String tool : List.of("ib_write_bw", "ib_read_bw", "ib_send_bw")) {
+            String c = pair(tool, PERFTEST, "-x", "0", "-n", "500");
+            assertTrue(c.contains("Device         : softrnic0") && c.contains("ibv_wr* API     : OFF"), c);
+        }
+    }
+
+    @Test
+    void perftestLatency() throws Exception {
+        pair("ib_write_lat", PERFTEST, "-x", "0", "-n", "500");
+        pair("ib_write_lat", PERFTEST, "-x", "0", "-n", "500", "--use_old_post_send");
     }
 
     @Test

@@ -138,6 +138,7 @@ public final class Cabi {
             case 'p' -> MemorySegment.NULL;
             case 'i' -> library.equals("ibverbs") ? errno : -1;
             case 'l' -> -1L;
+            case 'n' -> 0L; // a pointer passed as a machine word: NULL
             case 's' -> (short) 0;
             case 'b' -> (byte) 0;
             default -> null;

@@ -101,7 +101,13 @@ final class CabiDevices {
 
     static MemorySegment ibv_open_device(MemorySegment device) {
         RdmaContext ctx = rnic().open();
-        MemorySegment c = ARENA.allocate(CONTEXT_SIZE, 8).fill((byte) 0);
+        // an extended context: the program's struct ibv_context is the last member of a struct verbs_context, whose
+        // size and ops the inline extended verbs (ibv_create_qp_ex) look up through abi_compat
+        MemorySegment v = ARENA.allocate(VCTX_SIZE, 8).fill((byte) 0);
+        v.set(ValueLayout.JAVA_LONG, VCTX_SZ, VCTX_SIZE);
+        v.set(ValueLayout.ADDRESS, VCTX_CREATE_QP_EX, CabiOps.CREATE_QP_EX);
+        MemorySegment c = v.asSlice(VCTX_CONTEXT, CONTEXT_SIZE);
+        c.set(ValueLayout.JAVA_LONG, CONTEXT_ABI_COMPAT, -1L); // __VERBS_ABI_IS_EXTENDED
         c.set(ValueLayout.ADDRESS, CONTEXT_DEVICE, DEVICE);
         c.set(ValueLayout.JAVA_INT, CONTEXT_CMD_FD, -1);
         c.set(ValueLayout.JAVA_INT, CONTEXT_ASYNC_FD, -1);
@@ -111,9 +117,22 @@ final class CabiDevices {
         return c;
     }
 
+    /**
+     * Closes the context and, as the kernel does when a process closes its uverbs file, every object made in it that the
+     * program left: QPs, address handles, regions, CQs, channels and PDs, in that order.
+     */
     static int ibv_close_device(MemorySegment context) {
         RdmaContext ctx = CONTEXTS.remove(context.address());
         if (ctx == null) return 22; // EINVAL
+        long c = context.address();
+        for (var q : CabiQps.QPS.all()) if (q.struct.get(ValueLayout.JAVA_LONG, QP_CONTEXT) == c) CabiQps.ibv_destroy_qp(q.struct);
+        for (var a : CabiResources.AHS.all()) if (a.struct().get(ValueLayout.JAVA_LONG, AH_CONTEXT) == c) CabiResources.ibv_destroy_ah(a.struct());
+        for (var m : CabiResources.MRS.all()) if (m.struct().get(ValueLayout.JAVA_LONG, MR_CONTEXT) == c) CabiResources.ibv_dereg_mr(m.struct());
+        for (var q : CabiCqs.CQS.all()) if (q.struct.get(ValueLayout.JAVA_LONG, CQ_CONTEXT) == c) CabiCqs.ibv_destroy_cq(q.struct);
+        for (var h : CabiCqs.CHANNELS.values()) {
+            if (h.struct.get(ValueLayout.JAVA_LONG, CHANNEL_CONTEXT) == c) CabiCqs.ibv_destroy_comp_channel(h.struct);
+        }
+        for (var p : CabiResources.PDS.all()) if (p.struct().get(ValueLayout.JAVA_LONG, PD_CONTEXT) == c) CabiResources.ibv_dealloc_pd(p.struct());
         ctx.close();
         return 0;
     }

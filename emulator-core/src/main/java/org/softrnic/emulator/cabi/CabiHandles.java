@@ -34,6 +34,14 @@ final class CabiHandles<T> {
         return handle >= 0 && handle < s.length ? (T) s[handle] : null;
     }
 
+    /** The objects held now. */
+    @SuppressWarnings("unchecked")
+    java.util.List<T> all() {
+        java.util.List<T> out = new java.util.ArrayList<>();
+        for (Object o : slots) if (o != null) out.add((T) o);
+        return out;
+    }
+
     synchronized void remove(int handle) {
         slots[handle] = null;
     }

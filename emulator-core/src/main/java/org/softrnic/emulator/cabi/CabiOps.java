@@ -25,6 +25,8 @@ final class CabiOps {
     private static final MemorySegment POST_RECV = stub("post_recv", ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
     private static final MemorySegment POLL_CQ = stub("poll_cq", ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
     private static final MemorySegment REQ_NOTIFY_CQ = stub("req_notify_cq", ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
+    /** verbs_context's create_qp_ex: a pointer back, NULL (and errno) on failure. */
+    static final MemorySegment CREATE_QP_EX = qpStub();
 
     static {
         for (SendOpcode o : SendOpcode.values()) if (o.value >= 0 && o.value < OPCODES.length) OPCODES[o.value] = o;
@@ -38,6 +40,16 @@ final class CabiOps {
             FunctionDescriptor d = FunctionDescriptor.of(ValueLayout.JAVA_INT, args);
             var h = MethodHandles.lookup().findStatic(CabiOps.class, name, d.toMethodType());
             return Linker.nativeLinker().upcallStub(Cabi.guard(h, "ibv_" + name, 'i', "ibverbs"), d, Arena.global());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static MemorySegment qpStub() {
+        try {
+            FunctionDescriptor d = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
+            var h = MethodHandles.lookup().findStatic(CabiQps.class, "create_qp_ex", d.toMethodType());
+            return Linker.nativeLinker().upcallStub(Cabi.guard(h, "ibv_create_qp_ex", 'n', "ibverbs"), d, Arena.global());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }

@@ -27,8 +27,19 @@ final class CabiQps {
         final boolean sqSigAll;
         final SendWr send;
         final RecvWr recv;
+        /** Made by ibv_create_qp_ex: its struct is an ibv_qp_ex whose ibv_wr_* table {@link CabiQpEx} serves. */
+        final boolean extended;
+        /** The ibv_wr_* batch between wr_start and wr_complete, and how many of it are built. */
+        final SendWr[] batch;
+        int built;
+        /** Why the batch being built fails at wr_complete (its errno, 0 for none), as a device reports it there. */
+        int batchErrno;
+        String batchWhy;
+        /** Where wr_set_inline_data copies its bytes, registered in the QP's PD, one slot per request of a batch. */
+        MemorySegment inline;
+        org.softrnic.verbs.MemoryRegion inlineMr;
 
-        Qp(QueuePair qp, MemorySegment struct, Arena arena, QpCaps caps, boolean sqSigAll) {
+        Qp(QueuePair qp, MemorySegment struct, Arena arena, QpCaps caps, boolean sqSigAll, boolean extended) {
             this.qp = qp;
             this.struct = struct;
             this.arena = arena;
@@ -36,6 +47,9 @@ final class CabiQps {
             this.sqSigAll = sqSigAll;
             this.send = new SendWr(Math.max(1, caps.maxSendSge()));
             this.recv = new RecvWr(Math.max(1, caps.maxRecvSge()));
+            this.extended = extended;
+            this.batch = new SendWr[extended ? Math.max(1, caps.maxSendWr()) : 0];
+            for (int i = 0; i < batch.length; i++) batch[i] = new SendWr(Math.max(1, caps.maxSendSge()));
         }
     }
 
@@ -56,8 +70,26 @@ final class CabiQps {
     }
 
     static MemorySegment ibv_create_qp(MemorySegment pd, MemorySegment initAttr) {
+        return create(pd, initAttr.reinterpret(QP_INIT_ATTR_SIZE), false);
+    }
+
+    /**
+     * verbs_context's create_qp_ex (ibv_create_qp_ex): the PD from the attributes; with IBV_QP_INIT_ATTR_SEND_OPS_FLAGS
+     * the QP is an ibv_qp_ex with the ibv_wr_* table. Create flags are refused, as a device without them refuses them.
+     */
+    static long create_qp_ex(long context, long attr) {
+        MemorySegment ia = CabiMemory.ALL.asSlice(attr, QIAX_SIZE);
+        int mask = ia.get(ValueLayout.JAVA_INT, QIAX_COMP_MASK);
+        if ((mask & 1) == 0) throw Cabi.error("ibv_create_qp_ex", 22, "no PD: set IBV_QP_INIT_ATTR_PD");
+        if ((mask & ~(1 | 1 << 2 | 1 << 6)) != 0) throw Cabi.error("ibv_create_qp_ex", 95, "comp_mask 0x" + Integer.toHexString(mask));
+        if ((mask & 1 << 2) != 0 && ia.get(ValueLayout.JAVA_INT, QIAX_CREATE_FLAGS) != 0) {
+            throw Cabi.error("ibv_create_qp_ex", 95, "create_flags 0x" + Integer.toHexString(ia.get(ValueLayout.JAVA_INT, QIAX_CREATE_FLAGS)));
+        }
+        return create(ia.get(ValueLayout.ADDRESS, QIAX_PD), ia, (mask & 1 << 6) != 0).address();
+    }
+
+    private static MemorySegment create(MemorySegment pd, MemorySegment ia, boolean extended) {
         var p = CabiResources.pd(pd);
-        MemorySegment ia = initAttr.reinterpret(QP_INIT_ATTR_SIZE);
         int type = ia.get(ValueLayout.JAVA_INT, QIA_QP_TYPE);
         if (type < 0 || type >= TYPES.length || TYPES[type] == null) throw Cabi.error("ibv_create_qp", 22, "qp_type " + type);
         MemorySegment sendCq = ia.get(ValueLayout.ADDRESS, QIA_SEND_CQ);
@@ -69,8 +101,9 @@ final class CabiQps {
         boolean sigAll = ia.get(ValueLayout.JAVA_INT, QIA_SQ_SIG_ALL) != 0;
         QueuePair qp = p.object().createQp(new QpInitAttr(TYPES[type], CabiCqs.cq(sendCq).cq, CabiCqs.cq(recvCq).cq, null, caps, sigAll));
         Arena arena = Arena.ofShared();
-        MemorySegment s = arena.allocate(QP_SIZE, 8).fill((byte) 0);
-        Qp q = new Qp(qp, s, arena, caps, sigAll);
+        MemorySegment s = arena.allocate(QPX_SIZE, 8).fill((byte) 0);
+        Qp q = new Qp(qp, s, arena, caps, sigAll, extended);
+        if (extended) CabiQpEx.install(q, p.object());
         s.set(ValueLayout.ADDRESS, QP_CONTEXT, p.struct().get(ValueLayout.ADDRESS, PD_CONTEXT));
         s.set(ValueLayout.ADDRESS, QP_QP_CONTEXT, ia.get(ValueLayout.ADDRESS, QIA_QP_CONTEXT));
         s.set(ValueLayout.ADDRESS, QP_PD, pd);
@@ -83,9 +116,16 @@ final class CabiQps {
         return s;
     }
 
+    /** The QP as an ibv_qp_ex: itself, when ibv_create_qp_ex made it with the ibv_wr_* table; else NULL, as rdma-core's. */
+    static MemorySegment ibv_qp_to_qp_ex(MemorySegment qp) {
+        Qp q = qp(qp.address());
+        return q.extended ? q.struct : MemorySegment.NULL;
+    }
+
     static int ibv_destroy_qp(MemorySegment qp) {
         Qp q = qp(qp.address());
         q.qp.close();
+        if (q.inlineMr != null) q.inlineMr.close();
         QPS.remove(q.struct.get(ValueLayout.JAVA_INT, QP_HANDLE));
         q.arena.close();
         return 0;

@@ -21,6 +21,9 @@ final class CabiResources {
         }
     }
 
+    /** IBV_ACCESS_OPTIONAL_RANGE. */
+    static final int OPTIONAL_ACCESS = 0x3ff00000;
+
     static final CabiHandles<Held<ProtectionDomain>> PDS = new CabiHandles<>();
     static final CabiHandles<Held<MemoryRegion>> MRS = new CabiHandles<>();
     static final CabiHandles<Held<AddressHandle>> AHS = new CabiHandles<>();
@@ -61,7 +64,8 @@ final class CabiResources {
     static MemorySegment ibv_reg_mr_iova2(MemorySegment pd, MemorySegment addr, long length, long iova, int access) {
         var p = pd(pd);
         if (iova != addr.address()) throw Cabi.error("ibv_reg_mr_iova2", 95, "an I/O address other than the buffer's own is not supported");
-        MemoryRegion mr = p.object().regMr(addr.reinterpret(length), access);
+        // IBV_ACCESS_OPTIONAL_RANGE: flags a provider may ignore (relaxed ordering), which rdma-core drops for one without them
+        MemoryRegion mr = p.object().regMr(addr.reinterpret(length), access & ~OPTIONAL_ACCESS);
         var held = Held.of(mr, MR_SIZE);
         MemorySegment s = held.struct();
         s.set(ValueLayout.ADDRESS, MR_CONTEXT, p.struct().get(ValueLayout.ADDRESS, PD_CONTEXT));

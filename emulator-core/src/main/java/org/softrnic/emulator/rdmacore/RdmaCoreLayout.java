@@ -304,4 +304,37 @@ public final class RdmaCoreLayout {
     public static final long QIA_QP_CONTEXT = at("ibv_qp_init_attr", "qp_context", 0, 8);
     public static final long QA_CAP = at("ibv_qp_attr", "cap", 36, 20);
     public static final long QA_PATH_MIG_STATE = at("ibv_qp_attr", "path_mig_state", 12, 4);
+
+    // the extended verbs: struct verbs_context (the ibv_context a program sees is its last member), the extended QP
+    // attributes, and struct ibv_qp_ex with its ibv_wr_* table
+    public static final long VCTX_SIZE = size("verbs_context", 648);
+    public static final long VCTX_CREATE_QP_EX = at("verbs_context", "create_qp_ex", 264, 8);
+    public static final long VCTX_SZ = at("verbs_context", "sz", 312, 8);
+    public static final long VCTX_CONTEXT = at("verbs_context", "context", 320, 328);
+    public static final long QIAX_SIZE = size("ibv_qp_init_attr_ex", 136);
+    public static final long QIAX_COMP_MASK = at("ibv_qp_init_attr_ex", "comp_mask", 60, 4);
+    public static final long QIAX_PD = at("ibv_qp_init_attr_ex", "pd", 64, 8);
+    public static final long QIAX_CREATE_FLAGS = at("ibv_qp_init_attr_ex", "create_flags", 80, 4);
+    public static final long QIAX_SEND_OPS_FLAGS = at("ibv_qp_init_attr_ex", "send_ops_flags", 128, 8);
+    public static final long QPX_SIZE = size("ibv_qp_ex", 352);
+    public static final long QPX_WR_ID = at("ibv_qp_ex", "wr_id", 168, 8);
+    public static final long QPX_WR_FLAGS = at("ibv_qp_ex", "wr_flags", 176, 4);
+    public static final long QPX_WR_ATOMIC_CMP_SWP = at("ibv_qp_ex", "wr_atomic_cmp_swp", 184, 8);
+    public static final long QPX_WR_ATOMIC_FETCH_ADD = at("ibv_qp_ex", "wr_atomic_fetch_add", 192, 8);
+    public static final long QPX_WR_LOCAL_INV = at("ibv_qp_ex", "wr_local_inv", 208, 8);
+    public static final long QPX_WR_RDMA_READ = at("ibv_qp_ex", "wr_rdma_read", 216, 8);
+    public static final long QPX_WR_RDMA_WRITE = at("ibv_qp_ex", "wr_rdma_write", 224, 8);
+    public static final long QPX_WR_RDMA_WRITE_IMM = at("ibv_qp_ex", "wr_rdma_write_imm", 232, 8);
+    public static final long QPX_WR_SEND = at("ibv_qp_ex", "wr_send", 240, 8);
+    public static final long QPX_WR_SEND_IMM = at("ibv_qp_ex", "wr_send_imm", 248, 8);
+    public static final long QPX_WR_SEND_INV = at("ibv_qp_ex", "wr_send_inv", 256, 8);
+    public static final long QPX_WR_SET_UD_ADDR = at("ibv_qp_ex", "wr_set_ud_addr", 272, 8);
+    public static final long QPX_WR_SET_INLINE_DATA = at("ibv_qp_ex", "wr_set_inline_data", 288, 8);
+    public static final long QPX_WR_SET_INLINE_DATA_LIST = at("ibv_qp_ex", "wr_set_inline_data_list", 296, 8);
+    public static final long QPX_WR_SET_SGE = at("ibv_qp_ex", "wr_set_sge", 304, 8);
+    public static final long QPX_WR_SET_SGE_LIST = at("ibv_qp_ex", "wr_set_sge_list", 312, 8);
+    public static final long QPX_WR_START = at("ibv_qp_ex", "wr_start", 320, 8);
+    public static final long QPX_WR_COMPLETE = at("ibv_qp_ex", "wr_complete", 328, 8);
+    public static final long QPX_WR_ABORT = at("ibv_qp_ex", "wr_abort", 336, 8);
+    public static final long DATA_BUF_SIZE = size("ibv_data_buf", 16);
 }

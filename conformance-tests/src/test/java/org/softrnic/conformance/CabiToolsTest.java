@@ -63,12 +63,17 @@ class CabiToolsTest {
         List<String> server = new java.util.ArrayList<>(List.of(tool, "-p", String.valueOf(p)));
         server.addAll(List.of(options));
         List<String> client = new java.util.ArrayList<>(server);
-        client.add("127.0.0.1");
+        client.add("127.0.9.2");
+        return pair(server, client, result);
+    }
+
+    /** {@code server}, then {@code client}, on 127.0.9.2 and 127.0.9.3: both exit 0, print a {@code result} line, refuse nothing. */
+    private static String pair(List<String> server, List<String> client, String result) throws Exception {
         ProcessBuilder sb = new ProcessBuilder(server).redirectErrorStream(true);
         sb.environment().putAll(Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.2"));
         Process s = sb.start();
         try {
-            Thread.sleep(500); // the server listens on its TCP port before the client connects, as a user starts them
+            Thread.sleep(1000); // the server listens before the client connects, as a user starts them
             String c = run(client, Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.3"));
             String out = new String(s.getInputStream().readAllBytes());
             assertTrue(s.waitFor(30, TimeUnit.SECONDS), "the server finishes");
@@ -117,6 +122,25 @@ class CabiToolsTest {
     void perftestLatency() throws Exception {
         pair("ib_write_lat", PERFTEST, "-x", "0", "-n", "500");
         pair("ib_write_lat", PERFTEST, "-x", "0", "-n", "500", "--use_old_post_send");
+    }
+
+    @Test
+    void perftestOverTheRdmaCm() throws Exception {
+        String c = pair("ib_write_bw", PERFTEST, "-R", "-x", "0", "-n", "500");
+        assertTrue(c.contains("rdma_cm QPs\t : ON"), c);
+    }
+
+    @Test
+    void rpingTenVerifiedPings() throws Exception {
+        String c = pair(List.of("rping", "-s", "-a", "127.0.9.2", "-v", "-C", "10"), List.of("rping", "-c", "-a", "127.0.9.2", "-C", "10", "-V", "-v"),
+                ".*ping data: rdma-ping-9: .*");
+        assertEquals(10, c.lines().filter(l -> l.startsWith("ping data: rdma-ping-")).count(), c);
+    }
+
+    @Test
+    void ucmatoseAndUdaddy() throws Exception {
+        pair(List.of("ucmatose", "-b", "127.0.9.2"), List.of("ucmatose", "-s", "127.0.9.2"), "return status 0");
+        pair(List.of("udaddy", "-b", "127.0.9.2"), List.of("udaddy", "-s", "127.0.9.2"), "return status 0");
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.softrnic.verbs.Mtu;
+import org.softrnic.verbs.ProtectionDomain;
 import org.softrnic.verbs.QpAttr;
 import org.softrnic.verbs.QpAttrMask;
 import org.softrnic.verbs.QpCaps;
@@ -89,6 +90,15 @@ final class CabiQps {
     }
 
     private static MemorySegment create(MemorySegment pd, MemorySegment ia, boolean extended) {
+        return create(pd, ia, extended, ProtectionDomain::createQp);
+    }
+
+    /**
+     * A QP with the attributes of the ibv_qp_init_attr (or _ex) at {@code ia}, made by {@code make} (the PD's
+     * ibv_create_qp, or an rdma_cm id's rdma_create_qp), and its struct.
+     */
+    static MemorySegment create(MemorySegment pd, MemorySegment ia, boolean extended,
+                                java.util.function.BiFunction<ProtectionDomain, QpInitAttr, QueuePair> make) {
         var p = CabiResources.pd(pd);
         int type = ia.get(ValueLayout.JAVA_INT, QIA_QP_TYPE);
         if (type < 0 || type >= TYPES.length || TYPES[type] == null) throw Cabi.error("ibv_create_qp", 22, "qp_type " + type);
@@ -99,7 +109,7 @@ final class CabiQps {
                 ia.get(ValueLayout.JAVA_INT, QIA_MAX_SEND_SGE), ia.get(ValueLayout.JAVA_INT, QIA_MAX_RECV_SGE),
                 ia.get(ValueLayout.JAVA_INT, QIA_MAX_INLINE_DATA));
         boolean sigAll = ia.get(ValueLayout.JAVA_INT, QIA_SQ_SIG_ALL) != 0;
-        QueuePair qp = p.object().createQp(new QpInitAttr(TYPES[type], CabiCqs.cq(sendCq).cq, CabiCqs.cq(recvCq).cq, null, caps, sigAll));
+        QueuePair qp = make.apply(p.object(), new QpInitAttr(TYPES[type], CabiCqs.cq(sendCq).cq, CabiCqs.cq(recvCq).cq, null, caps, sigAll));
         Arena arena = Arena.ofShared();
         MemorySegment s = arena.allocate(QPX_SIZE, 8).fill((byte) 0);
         Qp q = new Qp(qp, s, arena, caps, sigAll, extended);

@@ -100,6 +100,44 @@ final class CabiResources {
         return held.struct();
     }
 
+    /** ibv_create_ah_from_wc: an address handle back to the sender of the datagram {@code wc} completed, from its GRH. */
+    static MemorySegment ibv_create_ah_from_wc(MemorySegment pd, MemorySegment wc, MemorySegment grh, byte port) {
+        var p = pd(pd);
+        var ah = p.object().createAhFromWc(completion(wc), grh.reinterpret(40), port & 0xff);
+        var held = Held.of(ah, AH_SIZE);
+        held.struct().set(ValueLayout.ADDRESS, AH_CONTEXT, p.struct().get(ValueLayout.ADDRESS, PD_CONTEXT));
+        held.struct().set(ValueLayout.ADDRESS, AH_PD, pd);
+        held.struct().set(ValueLayout.JAVA_INT, AH_HANDLE, AHS.add(held));
+        return held.struct();
+    }
+
+    /** ibv_init_ah_from_wc: the attributes of such a handle, into the program's struct ibv_ah_attr. */
+    static int ibv_init_ah_from_wc(MemorySegment context, byte port, MemorySegment wc, MemorySegment grh, MemorySegment attr) {
+        var w = completion(wc);
+        if ((w.wcFlags & org.softrnic.verbs.WorkCompletion.WC_GRH) == 0) return 22;
+        MemorySegment g = grh.reinterpret(40);
+        Gid local = AddressVector.grhDestination(g);
+        var ctx = CabiDevices.context(context);
+        int n = ctx.queryPort(port & 0xff).gidTblLen();
+        for (int i = 0; i < n; i++) {
+            if (local.equals(ctx.queryGid(port & 0xff, i))) {
+                writeAhAttr(AddressVector.fromGrh(g, i), attr.reinterpret(AH_ATTR_SIZE));
+                return 0;
+            }
+        }
+        return 2; // ENOENT: the GID the datagram was sent to is not this port's
+    }
+
+    /** The struct ibv_wc at {@code wc}: what an address handle back needs of it (its flags). */
+    private static org.softrnic.verbs.WorkCompletion completion(MemorySegment wc) {
+        var w = new org.softrnic.verbs.WorkCompletion();
+        MemorySegment s = wc.reinterpret(WC_SIZE);
+        w.wcFlags = s.get(ValueLayout.JAVA_INT, WC_WC_FLAGS);
+        w.srcQp = s.get(ValueLayout.JAVA_INT, WC_SRC_QP);
+        w.qpNum = s.get(ValueLayout.JAVA_INT, WC_QP_NUM);
+        return w;
+    }
+
     static int ibv_destroy_ah(MemorySegment ah) {
         int handle = ah.reinterpret(AH_SIZE).get(ValueLayout.JAVA_INT, AH_HANDLE);
         var held = AHS.get(handle);
@@ -108,6 +146,18 @@ final class CabiResources {
         AHS.remove(handle);
         held.arena().close();
         return 0;
+    }
+
+    /** {@code v} as a struct ibv_ah_attr with a GRH, on port 1. */
+    static void writeAhAttr(AddressVector v, MemorySegment a) {
+        a.fill((byte) 0);
+        MemorySegment.copy(v.dgid().raw(), 0, a, ValueLayout.JAVA_BYTE, AH_DGID, 16);
+        a.set(ValueLayout.JAVA_INT, AH_FLOW_LABEL, v.flowLabel());
+        a.set(ValueLayout.JAVA_BYTE, AH_SGID_INDEX, (byte) v.sgidIndex());
+        a.set(ValueLayout.JAVA_BYTE, AH_HOP_LIMIT, (byte) v.hopLimit());
+        a.set(ValueLayout.JAVA_BYTE, AH_TRAFFIC_CLASS, (byte) v.trafficClass());
+        a.set(ValueLayout.JAVA_BYTE, AH_IS_GLOBAL, (byte) 1);
+        a.set(ValueLayout.JAVA_BYTE, AH_PORT_NUM, (byte) 1);
     }
 
     /** A struct ibv_ah_attr's GRH as an address vector. */

@@ -337,4 +337,23 @@ public final class RdmaCoreLayout {
     public static final long QPX_WR_COMPLETE = at("ibv_qp_ex", "wr_complete", 328, 8);
     public static final long QPX_WR_ABORT = at("ibv_qp_ex", "wr_abort", 336, 8);
     public static final long DATA_BUF_SIZE = size("ibv_data_buf", 16);
+
+    // softrnic's librdmacm: the rest of struct rdma_cm_id, and struct rdma_addrinfo
+    public static final long CM_ID_CHANNEL = at("rdma_cm_id", "channel", 8, 8);
+    public static final long CM_ID_CONTEXT = at("rdma_cm_id", "context", 16, 8);
+    public static final long CM_ID_PS = at("rdma_cm_id", "ps", 344, 4);
+    public static final long CM_ID_PORT_NUM = at("rdma_cm_id", "port_num", 348, 1);
+    public static final long CM_ID_PD = at("rdma_cm_id", "pd", 400, 8);
+    public static final long CM_ID_QP_TYPE = at("rdma_cm_id", "qp_type", 408, 4);
+    public static final long CM_CHANNEL_SIZE = size("rdma_event_channel", 4);
+    public static final long RAI_SIZE = size("rdma_addrinfo", 96);
+    public static final long RAI_FLAGS = at("rdma_addrinfo", "ai_flags", 0, 4);
+    public static final long RAI_FAMILY = at("rdma_addrinfo", "ai_family", 4, 4);
+    public static final long RAI_QP_TYPE = at("rdma_addrinfo", "ai_qp_type", 8, 4);
+    public static final long RAI_PORT_SPACE = at("rdma_addrinfo", "ai_port_space", 12, 4);
+    public static final long RAI_SRC_LEN = at("rdma_addrinfo", "ai_src_len", 16, 4);
+    public static final long RAI_DST_LEN = at("rdma_addrinfo", "ai_dst_len", 20, 4);
+    public static final long RAI_SRC_ADDR = at("rdma_addrinfo", "ai_src_addr", 24, 8);
+    public static final long RAI_DST_ADDR = at("rdma_addrinfo", "ai_dst_addr", 32, 8);
+    public static final long RAI_NEXT = at("rdma_addrinfo", "ai_next", 88, 8);
 }

@@ -20,6 +20,21 @@
 void *softrnic_cabi_slots[CABI_SLOTS];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int started;
+static JavaVM *vm;
+
+/* At the program's exit the engine closes its device, as the kernel closes a process's: a capture is complete. */
+static void stop(void)
+{
+	JNIEnv *env;
+	if ((*vm)->AttachCurrentThread(vm, (void **)&env, NULL) != JNI_OK)
+		return;
+	jclass cls = (*env)->FindClass(env, "org/softrnic/emulator/cabi/Cabi");
+	jmethodID exit = cls ? (*env)->GetStaticMethodID(env, cls, "exit", "()V") : NULL;
+	if (exit)
+		(*env)->CallStaticVoidMethod(env, cls, exit);
+	if ((*env)->ExceptionCheck(env))
+		(*env)->ExceptionClear(env);
+}
 
 static void die(const char *what, const char *detail)
 {
@@ -83,7 +98,6 @@ static void start(void)
 	};
 	JavaVMInitArgs args = { .version = JNI_VERSION_21, .nOptions = sizeof(options) / sizeof(options[0]),
 				.options = options, .ignoreUnrecognized = JNI_FALSE };
-	JavaVM *vm;
 	JNIEnv *env;
 	if (create(&vm, (void **)&env, &args) != JNI_OK)
 		die("JNI_CreateJavaVM failed", cp);
@@ -98,6 +112,7 @@ static void start(void)
 		(*env)->ExceptionDescribe(env);
 		die("the engine failed to start", NULL);
 	}
+	atexit(stop);
 	started = 1;
 }
 

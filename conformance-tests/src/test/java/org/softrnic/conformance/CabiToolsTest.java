@@ -22,16 +22,40 @@ class CabiToolsTest {
     static Path dir;
     private static Path libs;
 
+    private static Path jar;
+    private static Path pcaps;
+    private static int captures;
+
+    /**
+     * The libraries and the jar they start, where an unprivileged user can read them: the tools run as nobody when the
+     * test runs as root, as a user without privileges runs them.
+     */
     @BeforeAll
     static void libraries() throws Exception {
-        Path jar = Interop.ROOT.resolve("cli/target/softrnic.jar");
-        assertTrue(Files.isRegularFile(jar), "the CLI's jar is built before conformance-tests");
+        Path built = Interop.ROOT.resolve("cli/target/softrnic.jar");
+        assertTrue(Files.isRegularFile(built), "the CLI's jar is built before conformance-tests");
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        jar = Files.copy(built, dir.resolve("softrnic.jar"));
         libs = dir.resolve("lib");
+        pcaps = Files.createDirectory(dir.resolve("pcap"));
+        Files.setPosixFilePermissions(pcaps, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
         String out = run(List.of(System.getProperty("java.home") + "/bin/java", "-jar", jar.toString(), "cabi-path", "--dir", libs.toString()), Map.of());
         assertEquals(libs.toString(), out.strip());
+        Files.setPosixFilePermissions(libs, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        try (var files = Files.list(libs)) {
+            for (Path f : files.toList()) Files.setPosixFilePermissions(f, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
         for (String f : List.of("libibverbs.so.1", "librdmacm.so.1", "libmlx5.so.1", "libefa.so.1", "softrnic-cabi.conf")) {
             assertTrue(Files.isRegularFile(libs.resolve(f)), f);
         }
+    }
+
+    /** {@code command} as nobody when this runs as root (setpriv), else as it is. */
+    private static List<String> unprivileged(List<String> command) {
+        if (!"root".equals(System.getProperty("user.name"))) return command;
+        List<String> c = new java.util.ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+        c.addAll(command);
+        return c;
     }
 
     private static String run(List<String> command, Map<String, String> env) throws Exception {
@@ -45,7 +69,7 @@ class CabiToolsTest {
     }
 
     private static String tool(String... command) throws Exception {
-        return run(List.of(command), Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.1"));
+        return run(unprivileged(List.of(command)), Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.1"));
     }
 
 
@@ -69,17 +93,23 @@ class CabiToolsTest {
 
     /** {@code server}, then {@code client}, on 127.0.9.2 and 127.0.9.3: both exit 0, print a {@code result} line, refuse nothing. */
     private static String pair(List<String> server, List<String> client, String result) throws Exception {
-        ProcessBuilder sb = new ProcessBuilder(server).redirectErrorStream(true);
+        ProcessBuilder sb = new ProcessBuilder(unprivileged(server)).redirectErrorStream(true);
         sb.environment().putAll(Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.2"));
         Process s = sb.start();
+        Path pcap = pcaps.resolve("run" + captures++ + ".pcap");
         try {
             Thread.sleep(1000); // the server listens before the client connects, as a user starts them
-            String c = run(client, Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.3"));
+            String c = run(unprivileged(client), Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.3",
+                    "SOFTRNIC_PCAP", pcap.toString()));
             String out = new String(s.getInputStream().readAllBytes());
             assertTrue(s.waitFor(30, TimeUnit.SECONDS), "the server finishes");
             assertEquals(0, s.exitValue(), "server:\n" + out);
             for (String o : List.of(c, out)) assertTrue(o.lines().anyMatch(l -> l.matches(result)), o);
             assertTrue(!c.contains("softrnic:") && !out.contains("softrnic:"), "no verb refused:\n" + c + out);
+            // the client's capture, both directions: every RoCE packet's ICRC verifies
+            String decoded = run(List.of(System.getProperty("java.home") + "/bin/java", "-jar", jar.toString(), "decode", "--strict",
+                    pcap.toString()), Map.of());
+            assertTrue(decoded.contains("ICRC ok") && !decoded.contains("ICRC BAD"), decoded.lines().limit(20).toList().toString());
             return c;
         } finally {
             s.destroyForcibly();

@@ -84,6 +84,11 @@ public final class Cabi {
         }
     }
 
+    /** The program exits (atexit): the device closes, its objects with it, as the kernel closes a process's. */
+    public static void exit() {
+        CabiDevices.closeDevice();
+    }
+
     /** The method that serves {@code s}, its failures caught; null when none does. */
     static MethodHandle implementation(Symbol s) {
         MethodType type = s.descriptor().toMethodType();

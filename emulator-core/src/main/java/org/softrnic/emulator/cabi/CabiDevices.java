@@ -16,7 +16,7 @@ import org.softrnic.verbs.RdmaContext;
 /**
  * The device verbs: one soft RNIC per process, {@code softrnic0}, with one RoCEv2 GID on its own loopback address
  * ({@code SOFTRNIC_IP}, else 127.64+ chosen from the process id, so that two processes on one host do not collide)
- * and UDP 4791 there. It is made when a context is first opened; listing the devices binds nothing. What the queries
+ * and UDP 4791 there; {@code SOFTRNIC_PCAP} names a capture of its packets. It is made when a context is first opened; listing the devices binds nothing. What the queries
  * report is what rxe reports for the same limits.
  */
 final class CabiDevices {
@@ -70,9 +70,19 @@ final class CabiDevices {
     static synchronized SoftRnic rnic() {
         if (rnic == null) {
             String ip = ip();
-            rnic = SoftRnic.open(SoftRnicConfig.builder().name(NAME).gid(ip).link("udp:" + ip + ":4791").build());
+            var config = SoftRnicConfig.builder().name(NAME).gid(ip).link("udp:" + ip + ":4791");
+            String pcap = System.getenv("SOFTRNIC_PCAP"); // every packet the device sends and receives, as a capture
+            if (pcap != null && !pcap.isBlank()) config.trace(pcap);
+            rnic = SoftRnic.open(config.build());
         }
         return rnic;
+    }
+
+    /** Closes the process's device, whatever is left open on it (the program is exiting). */
+    static synchronized void closeDevice() {
+        if (rnic == null) return;
+        rnic.abandon();
+        rnic = null;
     }
 
     /** The node GUID rxe would derive: EUI-64 of a locally administered MAC made of the address. */

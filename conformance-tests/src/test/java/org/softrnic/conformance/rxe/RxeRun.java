@@ -258,12 +258,26 @@ public final class RxeRun implements AutoCloseable {
             throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(softrnicArgs);
         if (!softrnicServes) args.addAll(List.of("--wait", "150", guestAddressForSoftrnic()));
-        Process soft = softrnic("softrnic", args.toArray(String[]::new));
-        // a server must listen before the client comes; on the frame path qemu connects to softrnic's port
+        return withGuest(softrnicServes, softrnic("softrnic", args.toArray(String[]::new)), tool, tail, pcap);
+    }
+
+    /**
+     * The guest's {@code tool} against softrnic's side, already started as {@code soft} (a server listens before the
+     * guest boots; on the frame path qemu connects to softrnic's port). Waits for both; returns {@code soft}.
+     */
+    public Process withGuest(boolean softrnicServes, Process soft, String tool, String tail, Path pcap) throws IOException, InterruptedException {
         if (softrnicServes || frames) Thread.sleep(1500);
         Process guest = guest(tool + (softrnicServes ? " " + softrnicAddressForGuest() : "") + tail, pcap, softrnicServes);
         awaitBoth(guest, soft, 240);
         return soft;
+    }
+
+    /** {@code command} in the run's namespace (as root there), with {@code env}; its output to LABEL.out and .err. */
+    public Process command(String label, List<String> command, java.util.Map<String, String> env) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("env"));
+        env.forEach((k, v) -> cmd.add(k + "=" + v));
+        cmd.addAll(command);
+        return start(label, inRun(cmd));
     }
 
     /**

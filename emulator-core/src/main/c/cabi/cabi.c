@@ -89,15 +89,25 @@ static void start(void)
 	if (!create)
 		die("libjvm.so has no JNI_CreateJavaVM", lib);
 	snprintf(cpopt, sizeof(cpopt), "-Djava.class.path=%s", cp);
-	JavaVMOption options[] = {
+	JavaVMOption options[32] = {
 		{ .optionString = cpopt },
 		{ .optionString = "-Xrs" },
 		{ .optionString = "--enable-native-access=ALL-UNNAMED" },
 		{ .optionString = "-XX:+UseSerialGC" },
 		{ .optionString = "-Xss2m" },
+		/* the program's own thread spins on its CQ or its memory: a device thread spinning too takes the core it needs */
+		{ .optionString = "-Dsoftrnic.spin_ns=0" },
 	};
-	JavaVMInitArgs args = { .version = JNI_VERSION_21, .nOptions = sizeof(options) / sizeof(options[0]),
-				.options = options, .ignoreUnrecognized = JNI_FALSE };
+	int n = 6;
+	/* SOFTRNIC_JAVA_OPTIONS: more options for the JVM, apart by spaces (-Dsoftrnic.spin_ns=0, -Xmx64m) */
+	static char extra[4096];
+	const char *more = getenv("SOFTRNIC_JAVA_OPTIONS");
+	if (more) {
+		snprintf(extra, sizeof(extra), "%s", more);
+		for (char *save, *o = strtok_r(extra, " ", &save); o && n < 32; o = strtok_r(NULL, " ", &save))
+			options[n++].optionString = o;
+	}
+	JavaVMInitArgs args = { .version = JNI_VERSION_21, .nOptions = n, .options = options, .ignoreUnrecognized = JNI_FALSE };
 	JNIEnv *env;
 	if (create(&vm, (void **)&env, &args) != JNI_OK)
 		die("JNI_CreateJavaVM failed", cp);

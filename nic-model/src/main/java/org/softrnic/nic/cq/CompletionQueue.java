@@ -32,6 +32,9 @@ public final class CompletionQueue {
     }
 
     private final int handle;
+    /** The completions it holds, as ibv_create_cq reports them. */
+    private final int cqe;
+    /** At least two slots: with one, a slot's "filled" sequence would read as its next lap's "free". */
     private final WorkCompletion[] ring;
     private final long[] seq;
     /** Producer only. */
@@ -44,9 +47,11 @@ public final class CompletionQueue {
 
     public CompletionQueue(int handle, int cqe) {
         this.handle = handle;
-        this.ring = new WorkCompletion[cqe];
-        this.seq = new long[cqe];
-        for (int i = 0; i < cqe; i++) {
+        this.cqe = cqe;
+        int slots = Math.max(2, cqe);
+        this.ring = new WorkCompletion[slots];
+        this.seq = new long[slots];
+        for (int i = 0; i < slots; i++) {
             ring[i] = new WorkCompletion();
             seq[i] = i;
         }
@@ -54,7 +59,7 @@ public final class CompletionQueue {
 
     public int handle() { return handle; }
     /** The number of entries, as ibv_create_cq reports it in cqe. */
-    public int capacity() { return ring.length; }
+    public int capacity() { return cqe; }
     /** Completions not yet polled (a snapshot when other threads poll). */
     public int size() { return (int) Math.max(0, tail - head); }
     public boolean overflowed() { return overflowed; }
@@ -81,15 +86,13 @@ public final class CompletionQueue {
      */
     public WorkCompletion reserve() {
         if (overflowed) return null;
-        int i = index(tail);
-        while ((long) SEQ.getAcquire(seq, i) != tail) {
-            if (tail - head >= ring.length) {
-                overflowed = true;
-                return null;
-            }
-            // a poller has taken this entry but not yet copied it out: it is about to be free
-            Thread.onSpinWait();
+        if (tail - head >= cqe) {
+            overflowed = true;
+            return null;
         }
+        int i = index(tail);
+        // a poller has taken this slot's last entry but not yet copied it out: it is about to be free
+        while ((long) SEQ.getAcquire(seq, i) != tail) Thread.onSpinWait();
         return ring[i].clear();
     }
 

@@ -27,8 +27,8 @@ import java.util.List;
  */
 public final class Cabi {
     /** The classes whose static methods are entry points, by the C name. */
-    private static final List<Class<?>> IMPLEMENTATIONS = List.of(CabiDevices.class, CabiStrings.class, CabiResources.class, CabiCqs.class,
-            CabiQps.class, CabiCm.class, CabiSockaddr.class);
+    static final List<Class<?>> IMPLEMENTATIONS = List.of(CabiDevices.class, CabiStrings.class, CabiResources.class, CabiCqs.class,
+            CabiQps.class, CabiCm.class, CabiSockaddr.class, CabiAsync.class);
 
     /** One line of symbols.list. */
     record Symbol(String library, String version, String name, char ret, String args) {

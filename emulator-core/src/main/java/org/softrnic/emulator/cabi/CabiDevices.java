@@ -36,8 +36,11 @@ final class CabiDevices {
     /** ibv_get_device_list's answer: the one device, then NULL. */
     private static final MemorySegment LIST = list();
     private static SoftRnic rnic;
+    /** An open context: the verbs one and its asynchronous events' pump. */
+    record Open(RdmaContext ctx, CabiAsync.Pump async) {}
+
     /** Each open context, by the address of its struct ibv_context. */
-    static final ConcurrentHashMap<Long, RdmaContext> CONTEXTS = new ConcurrentHashMap<>();
+    static final ConcurrentHashMap<Long, Open> CONTEXTS = new ConcurrentHashMap<>();
 
     private CabiDevices() {
     }
@@ -120,10 +123,11 @@ final class CabiDevices {
         c.set(ValueLayout.JAVA_LONG, CONTEXT_ABI_COMPAT, -1L); // __VERBS_ABI_IS_EXTENDED
         c.set(ValueLayout.ADDRESS, CONTEXT_DEVICE, DEVICE);
         c.set(ValueLayout.JAVA_INT, CONTEXT_CMD_FD, -1);
-        c.set(ValueLayout.JAVA_INT, CONTEXT_ASYNC_FD, -1);
+        CabiAsync.Pump async = CabiAsync.start(ctx);
+        c.set(ValueLayout.JAVA_INT, CONTEXT_ASYNC_FD, async.fd.fd);
         c.set(ValueLayout.JAVA_INT, CONTEXT_NUM_COMP_VECTORS, 1);
         CabiOps.install(c);
-        CONTEXTS.put(c.address(), ctx);
+        CONTEXTS.put(c.address(), new Open(ctx, async));
         return c;
     }
 
@@ -132,8 +136,9 @@ final class CabiDevices {
      * program left: QPs, address handles, regions, CQs, channels and PDs, in that order.
      */
     static int ibv_close_device(MemorySegment context) {
-        RdmaContext ctx = CONTEXTS.remove(context.address());
-        if (ctx == null) return 22; // EINVAL
+        Open open = CONTEXTS.remove(context.address());
+        if (open == null) return 22; // EINVAL
+        RdmaContext ctx = open.ctx();
         long c = context.address();
         for (var q : CabiQps.QPS.all()) if (q.struct.get(ValueLayout.JAVA_LONG, QP_CONTEXT) == c) CabiQps.ibv_destroy_qp(q.struct);
         for (var a : CabiResources.AHS.all()) if (a.struct().get(ValueLayout.JAVA_LONG, AH_CONTEXT) == c) CabiResources.ibv_destroy_ah(a.struct());
@@ -143,14 +148,15 @@ final class CabiDevices {
             if (h.struct.get(ValueLayout.JAVA_LONG, CHANNEL_CONTEXT) == c) CabiCqs.ibv_destroy_comp_channel(h.struct);
         }
         for (var p : CabiResources.PDS.all()) if (p.struct().get(ValueLayout.JAVA_LONG, PD_CONTEXT) == c) CabiResources.ibv_dealloc_pd(p.struct());
+        CabiAsync.stop(open.async());
         ctx.close();
         return 0;
     }
 
     static RdmaContext context(MemorySegment context) {
-        RdmaContext ctx = CONTEXTS.get(context.address());
-        if (ctx == null) throw new org.softrnic.verbs.VerbsException("ibv_context", org.softrnic.verbs.Errno.EINVAL, "not an open context of softrnic0");
-        return ctx;
+        Open open = CONTEXTS.get(context.address());
+        if (open == null) throw new org.softrnic.verbs.VerbsException("ibv_context", org.softrnic.verbs.Errno.EINVAL, "not an open context of softrnic0");
+        return open.ctx();
     }
 
     static int ibv_query_device(MemorySegment context, MemorySegment attr) {

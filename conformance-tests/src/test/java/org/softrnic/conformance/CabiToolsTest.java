@@ -100,7 +100,7 @@ class CabiToolsTest {
         Process s = sb.start();
         try {
             listening(s, serverOut);
-            String c = run(unprivileged(client), Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.3",
+            String c = client(unprivileged(client), Map.of("LD_LIBRARY_PATH", libs.toString(), "SOFTRNIC_IP", "127.0.9.3",
                     "SOFTRNIC_PCAP", pcap.toString()));
             assertTrue(s.waitFor(30, TimeUnit.SECONDS), "the server finishes");
             String out = Files.readString(serverOut);
@@ -118,6 +118,26 @@ class CabiToolsTest {
     }
 
     private static int port = 18700;
+
+    /**
+     * The client, run again (at most twice more, a second apart) when the server was not yet listening: its REQ met
+     * a REJ with reason 8, invalid service ID, as a user who started it too early would see and start it again.
+     */
+    private static String client(List<String> command, Map<String, String> env) throws Exception {
+        for (int attempt = 0; ; attempt++) {
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "timed out: " + command);
+            boolean early = out.contains("RDMA_CM_EVENT_REJECTED; error: 8") || out.contains("RDMA_CM_EVENT_REJECTED, error 8");
+            if (p.exitValue() == 0 || !early || attempt == 2) {
+                assertEquals(0, p.exitValue(), command + " failed:\n" + out);
+                return out;
+            }
+            Thread.sleep(1000);
+        }
+    }
 
     /**
      * Waits until the server has said it waits for a client (perftest, librdmacm's examples), then a little more for it

@@ -154,21 +154,12 @@ public final class Nic implements PacketReceiver {
 
     public MemoryRegion regMr(ProtectionDomain pd, MemorySegment segment, long iova, int access) {
         String verb = "ibv_reg_mr";
-        checkPd(verb, pd);
-        String bad = Access.invalidReason(access);
-        if (bad != null) throw error(verb, Errno.EINVAL, bad);
+        checkAccess(verb, pd, access);
         if (segment.isReadOnly() && (access & (Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)) != 0) {
             throw error(verb, Errno.EINVAL, "a read-only segment cannot be registered for writing");
         }
-        if (mrCount >= config.attributes().maxMr()) throw error(verb, Errno.ENOMEM, "max_mr reached");
-        int lkey = kernel ? keys.newKernelKey() : keys.newKey();
-        int rkey = (access & Access.REMOTE_ANY) != 0 ? lkey : 0;
-        MemoryRegion mr = (access & Access.ON_DEMAND) != 0 ? MemoryRegion.onDemand(pd, segment, iova, access, lkey, rkey)
-                : new MemoryRegion(pd, segment, iova, access, lkey, rkey);
-        keys.add(mr);
-        pd.attach();
-        mrCount++;
-        return mr;
+        return register(verb, access, kernel, (lkey, rkey) -> (access & Access.ON_DEMAND) != 0
+                ? MemoryRegion.onDemand(pd, segment, iova, access, lkey, rkey) : new MemoryRegion(pd, segment, iova, access, lkey, rkey));
     }
 
     /**
@@ -177,19 +168,27 @@ public final class Nic implements PacketReceiver {
      */
     public MemoryRegion regImplicitOdp(ProtectionDomain pd, int access) {
         String verb = "ibv_reg_mr";
-        checkPd(verb, pd);
-        String bad = Access.invalidReason(access);
-        if (bad != null) throw error(verb, Errno.EINVAL, bad);
+        checkAccess(verb, pd, access);
         if ((access & Access.ON_DEMAND) == 0) throw error(verb, Errno.EINVAL, "an implicit region (address 0, length SIZE_MAX) needs IBV_ACCESS_ON_DEMAND");
         if ((access & (Access.MW_BIND | Access.ZERO_BASED)) != 0) {
             throw error(verb, Errno.EINVAL, "an implicit ODP region takes no memory windows and is not zero-based (mlx5 refuses both)");
         }
+        return register(verb, access, false, (lkey, rkey) -> MemoryRegion.implicitOdp(pd, access, lkey, rkey));
+    }
+
+    private void checkAccess(String verb, ProtectionDomain pd, int access) {
+        checkPd(verb, pd);
+        String bad = Access.invalidReason(access);
+        if (bad != null) throw error(verb, Errno.EINVAL, bad);
+    }
+
+    /** A new region {@code make} builds with a fresh lkey (the device's own stream's, for its own) and rkey, filed and counted. */
+    private MemoryRegion register(String verb, int access, boolean kernelKey, java.util.function.BiFunction<Integer, Integer, MemoryRegion> make) {
         if (mrCount >= config.attributes().maxMr()) throw error(verb, Errno.ENOMEM, "max_mr reached");
-        int lkey = keys.newKey();
-        int rkey = (access & Access.REMOTE_ANY) != 0 ? lkey : 0;
-        MemoryRegion mr = MemoryRegion.implicitOdp(pd, access, lkey, rkey);
+        int lkey = kernelKey ? keys.newKernelKey() : keys.newKey();
+        MemoryRegion mr = make.apply(lkey, (access & Access.REMOTE_ANY) != 0 ? lkey : 0);
         keys.add(mr);
-        pd.attach();
+        mr.pd().attach();
         mrCount++;
         return mr;
     }

@@ -7,7 +7,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.softrnic.verbs.cm.CmEvent;
 import org.softrnic.verbs.cm.CmEventType;
 import org.softrnic.verbs.cm.CmId;
@@ -18,42 +17,19 @@ import org.softrnic.verbs.cm.RdmaCm;
 
 /**
  * softrnic's librdmacm: event channels, ids and their events over the engine's RDMA CM on QP1, which speaks the IB CM's
- * MADs to any peer, rxe's included. A channel's fd is an eventfd a pump feeds, as a completion channel's; an id is a
+ * MADs to any peer, rxe's included. A channel's fd is a {@link CabiPump}'s, as a completion channel's; an id is a
  * struct rdma_cm_id whose verbs field is the process's one context for the CM (librdmacm opens one per device), and
  * whose addresses are written as the engine learns them.
  */
 final class CabiCm {
-    /** An event channel: the engine's, its struct (the fd), the events the pump took, and the pump. */
-    static final class Channel {
-        final EventChannel channel;
-        final MemorySegment struct;
-        final Arena arena = Arena.ofShared();
-        final CabiFd fd = new CabiFd();
-        final ConcurrentLinkedQueue<CmEvent> events = new ConcurrentLinkedQueue<>();
-        volatile boolean closed;
-        final Thread pump;
-
-        Channel(EventChannel channel) {
-            this.channel = channel;
-            this.struct = arena.allocate(8, 8).fill((byte) 0);
-            struct.set(ValueLayout.JAVA_INT, CM_CHANNEL_FD, fd.fd);
-            this.pump = Thread.ofPlatform().daemon().name("softrnic-cm-channel").start(this::pump);
-        }
-
-        private void pump() {
-            while (!closed) {
-                try {
-                    CmEvent e = channel.getEvent(Duration.ofMillis(200));
-                    if (e == null) continue;
-                    events.add(e);
-                    fd.post();
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    if (!closed) System.err.println("softrnic: rdma_cm event channel: " + e.getMessage());
-                    return;
-                }
-            }
+    /** An event channel: the engine's, its struct (holding the pump's fd), and the pump. */
+    record Channel(EventChannel channel, MemorySegment struct, Arena arena, CabiPump<CmEvent> pump) {
+        static Channel of(EventChannel channel) {
+            Arena arena = Arena.ofShared();
+            CabiPump<CmEvent> pump = new CabiPump<>("softrnic-cm-channel", channel::getEvent);
+            MemorySegment struct = arena.allocate(8, 8).fill((byte) 0);
+            struct.set(ValueLayout.JAVA_INT, CM_CHANNEL_FD, pump.fd.fd);
+            return new Channel(channel, struct, arena, pump);
         }
     }
 
@@ -90,23 +66,17 @@ final class CabiCm {
 
     static MemorySegment rdma_create_event_channel() {
         cmContext();
-        Channel c = new Channel(RdmaCm.createEventChannel("soft"));
-        CHANNELS.put(c.fd.fd, c);
-        return c.struct;
+        Channel c = Channel.of(RdmaCm.createEventChannel("soft"));
+        CHANNELS.put(c.pump().fd.fd, c);
+        return c.struct();
     }
 
     static void rdma_destroy_event_channel(MemorySegment channel) {
         Channel c = channel(channel);
-        c.channel.close();
-        c.closed = true;
-        try {
-            c.pump.join(1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        CHANNELS.remove(c.fd.fd);
-        c.fd.close();
-        c.arena.close();
+        c.channel().close();
+        c.pump().close();
+        CHANNELS.remove(c.pump().fd.fd);
+        c.arena().close();
     }
 
     static int rdma_create_id(MemorySegment channel, MemorySegment idOut, MemorySegment context, int ps) {
@@ -116,7 +86,7 @@ final class CabiCm {
             case 0x0111 -> PortSpace.UDP;
             default -> throw Cabi.error("rdma_create_id", 95, "port space 0x" + Integer.toHexString(ps) + " (softrnic takes RDMA_PS_TCP and RDMA_PS_UDP)");
         };
-        Id id = wrap(c.channel.createId(space), c, context);
+        Id id = wrap(c.channel().createId(space), c, context);
         idOut.reinterpret(8).set(ValueLayout.ADDRESS, 0, id.struct);
         return 0;
     }
@@ -126,7 +96,7 @@ final class CabiCm {
         Arena arena = Arena.ofShared();
         MemorySegment s = arena.allocate(CM_ID_SIZE, 8).fill((byte) 0);
         s.set(ValueLayout.ADDRESS, CM_ID_VERBS, cmContext());
-        s.set(ValueLayout.ADDRESS, CM_ID_CHANNEL, c.struct);
+        s.set(ValueLayout.ADDRESS, CM_ID_CHANNEL, c.struct());
         s.set(ValueLayout.ADDRESS, CM_ID_CONTEXT, context);
         s.set(ValueLayout.JAVA_INT, CM_ID_PS, cm.portSpace().value);
         s.set(ValueLayout.JAVA_BYTE, CM_ID_PORT_NUM, (byte) 1);
@@ -248,9 +218,8 @@ final class CabiCm {
     /** Waits for the next event, as a read of the kernel's channel does; -1 and errno when the channel failed. */
     static int rdma_get_cm_event(MemorySegment channel, MemorySegment eventOut) {
         Channel c = channel(channel);
-        if (!c.fd.take()) throw Cabi.error("rdma_get_cm_event", 5, "the event channel's fd failed");
-        CmEvent e = c.events.poll();
-        if (e == null) throw Cabi.error("rdma_get_cm_event", 11, "no event"); // EAGAIN
+        CmEvent e = c.pump().take();
+        if (e == null) throw Cabi.error("rdma_get_cm_event", 5, "the event channel's fd failed"); // EIO
         Arena arena = Arena.ofShared();
         MemorySegment ev = arena.allocate(CM_EVENT_SIZE, 8).fill((byte) 0);
         Id listen = e.listenId() == null ? null : BY_ID.get(e.listenId());

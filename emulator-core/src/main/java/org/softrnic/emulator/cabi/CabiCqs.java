@@ -5,16 +5,14 @@ import static org.softrnic.emulator.rdmacore.RdmaCoreLayout.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.softrnic.verbs.CompletionChannel;
 import org.softrnic.verbs.CompletionQueue;
 import org.softrnic.verbs.WorkCompletion;
 
 /**
- * Completion queues and completion channels. A channel's fd is an eventfd the program may poll(): a pump thread
- * waits on the verbs channel and adds one to it for each CQ event, which ibv_get_cq_event then takes.
+ * Completion queues and completion channels. A channel's fd is a {@link CabiPump}'s eventfd, fed from the verbs
+ * channel's CQ events, which ibv_get_cq_event then takes.
  */
 final class CabiCqs {
     /** A CQ: the verbs queue, its struct, and the completions a poll reads into before they are written out. */
@@ -32,39 +30,8 @@ final class CabiCqs {
         }
     }
 
-    /** A channel: the verbs channel, its struct and eventfd, the CQs whose events the pump has counted, and the pump. */
-    static final class Channel {
-        final CompletionChannel channel;
-        final MemorySegment struct;
-        final Arena arena;
-        final CabiFd fd = new CabiFd();
-        final ConcurrentLinkedQueue<CompletionQueue> events = new ConcurrentLinkedQueue<>();
-        volatile boolean closed;
-        final Thread pump;
-
-        Channel(CompletionChannel channel, MemorySegment struct, Arena arena) {
-            this.channel = channel;
-            this.struct = struct;
-            this.arena = arena;
-            this.pump = Thread.ofPlatform().daemon().name("softrnic-comp-channel").start(this::pump);
-        }
-
-        private void pump() {
-            while (!closed) {
-                try {
-                    CompletionQueue cq = channel.getCqEvent(Duration.ofMillis(200));
-                    if (cq == null) continue;
-                    events.add(cq);
-                    fd.post();
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    if (!closed) System.err.println("softrnic: completion channel: " + e.getMessage());
-                    return;
-                }
-            }
-        }
-    }
+    /** A channel: the verbs channel, its struct, and the pump that makes its fd. */
+    record Channel(CompletionChannel channel, MemorySegment struct, Arena arena, CabiPump<CompletionQueue> pump) {}
 
     static final CabiHandles<Cq> CQS = new CabiHandles<>();
     static final ConcurrentHashMap<Integer, Channel> CHANNELS = new ConcurrentHashMap<>();
@@ -88,26 +55,20 @@ final class CabiCqs {
         CompletionChannel ch = CabiDevices.context(context).createCompChannel();
         Arena arena = Arena.ofShared();
         MemorySegment s = arena.allocate(CHANNEL_SIZE, 8).fill((byte) 0);
-        Channel c = new Channel(ch, s, arena);
+        Channel c = new Channel(ch, s, arena, new CabiPump<>("softrnic-comp-channel", ch::getCqEvent));
         s.set(ValueLayout.ADDRESS, CHANNEL_CONTEXT, context);
-        s.set(ValueLayout.JAVA_INT, CHANNEL_FD, c.fd.fd);
-        CHANNELS.put(c.fd.fd, c);
+        s.set(ValueLayout.JAVA_INT, CHANNEL_FD, c.pump().fd.fd);
+        CHANNELS.put(c.pump().fd.fd, c);
         return s;
     }
 
     static int ibv_destroy_comp_channel(MemorySegment channel) {
         Channel c = CHANNELS.get(channel.reinterpret(CHANNEL_SIZE).get(ValueLayout.JAVA_INT, CHANNEL_FD));
         if (c == null) return 22;
-        c.channel.close(); // EBUSY while a CQ uses it: the channel stays
-        c.closed = true;
-        try {
-            c.pump.join(1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        CHANNELS.remove(c.fd.fd);
-        c.fd.close();
-        c.arena.close();
+        c.channel().close(); // EBUSY while a CQ uses it: the channel stays
+        c.pump().close();
+        CHANNELS.remove(c.pump().fd.fd);
+        c.arena().close();
         return 0;
     }
 
@@ -117,7 +78,7 @@ final class CabiCqs {
             ch = CHANNELS.get(channel.reinterpret(CHANNEL_SIZE).get(ValueLayout.JAVA_INT, CHANNEL_FD));
             if (ch == null) throw Cabi.invalid("not a completion channel of softrnic0");
         }
-        CompletionQueue q = CabiDevices.context(context).createCq(cqe, ch == null ? null : ch.channel);
+        CompletionQueue q = CabiDevices.context(context).createCq(cqe, ch == null ? null : ch.channel());
         Arena arena = Arena.ofShared();
         MemorySegment s = arena.allocate(CQ_SIZE, 8).fill((byte) 0);
         Cq c = new Cq(q, s, arena);
@@ -132,6 +93,13 @@ final class CabiCqs {
 
     static int ibv_destroy_cq(MemorySegment cq) {
         Cq c = cq(cq);
+        // events the pump queued that the program never read are not its to acknowledge: the kernel drops them too
+        Channel ch = CHANNELS.get(c.struct.get(ValueLayout.ADDRESS, CQ_CHANNEL).address() == 0 ? -1
+                : c.struct.get(ValueLayout.ADDRESS, CQ_CHANNEL).reinterpret(CHANNEL_SIZE).get(ValueLayout.JAVA_INT, CHANNEL_FD));
+        if (ch != null) {
+            int unread = ch.pump().discard(q -> q == c.cq);
+            if (unread > 0) c.cq.ackEvents(unread);
+        }
         c.cq.close();
         BY_QUEUE.remove(c.cq);
         CQS.remove(c.struct.get(ValueLayout.JAVA_INT, CQ_HANDLE));
@@ -142,8 +110,7 @@ final class CabiCqs {
     /** Blocks until the channel has an event, as a read of the kernel's does; -1 when it fails. */
     static int ibv_get_cq_event(MemorySegment channel, MemorySegment cqOut, MemorySegment contextOut) {
         Channel c = CHANNELS.get(channel.reinterpret(CHANNEL_SIZE).get(ValueLayout.JAVA_INT, CHANNEL_FD));
-        if (c == null || !c.fd.take()) return -1;
-        CompletionQueue q = c.events.poll();
+        CompletionQueue q = c == null ? null : c.pump().take();
         Cq cq = q == null ? null : BY_QUEUE.get(q);
         if (cq == null) return -1;
         cqOut.reinterpret(8).set(ValueLayout.ADDRESS, 0, cq.struct);

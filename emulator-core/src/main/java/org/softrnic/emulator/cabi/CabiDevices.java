@@ -37,7 +37,7 @@ final class CabiDevices {
     private static final MemorySegment LIST = list();
     private static SoftRnic rnic;
     /** An open context: the verbs one and its asynchronous events' pump. */
-    record Open(RdmaContext ctx, CabiAsync.Pump async) {}
+    record Open(RdmaContext ctx, CabiPump<org.softrnic.verbs.AsyncEvent> async) {}
 
     /** Each open context, by the address of its struct ibv_context. */
     static final ConcurrentHashMap<Long, Open> CONTEXTS = new ConcurrentHashMap<>();
@@ -123,7 +123,7 @@ final class CabiDevices {
         c.set(ValueLayout.JAVA_LONG, CONTEXT_ABI_COMPAT, -1L); // __VERBS_ABI_IS_EXTENDED
         c.set(ValueLayout.ADDRESS, CONTEXT_DEVICE, DEVICE);
         c.set(ValueLayout.JAVA_INT, CONTEXT_CMD_FD, -1);
-        CabiAsync.Pump async = CabiAsync.start(ctx);
+        var async = CabiAsync.start(ctx);
         c.set(ValueLayout.JAVA_INT, CONTEXT_ASYNC_FD, async.fd.fd);
         c.set(ValueLayout.JAVA_INT, CONTEXT_NUM_COMP_VECTORS, 1);
         CabiOps.install(c);
@@ -145,7 +145,7 @@ final class CabiDevices {
         for (var m : CabiResources.MRS.all()) if (m.struct().get(ValueLayout.JAVA_LONG, MR_CONTEXT) == c) CabiResources.ibv_dereg_mr(m.struct());
         for (var q : CabiCqs.CQS.all()) if (q.struct.get(ValueLayout.JAVA_LONG, CQ_CONTEXT) == c) CabiCqs.ibv_destroy_cq(q.struct);
         for (var h : CabiCqs.CHANNELS.values()) {
-            if (h.struct.get(ValueLayout.JAVA_LONG, CHANNEL_CONTEXT) == c) CabiCqs.ibv_destroy_comp_channel(h.struct);
+            if (h.struct().get(ValueLayout.JAVA_LONG, CHANNEL_CONTEXT) == c) CabiCqs.ibv_destroy_comp_channel(h.struct());
         }
         for (var p : CabiResources.PDS.all()) if (p.struct().get(ValueLayout.JAVA_LONG, PD_CONTEXT) == c) CabiResources.ibv_dealloc_pd(p.struct());
         CabiAsync.stop(open.async());

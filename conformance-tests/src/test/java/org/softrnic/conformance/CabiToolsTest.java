@@ -148,7 +148,7 @@ class CabiToolsTest {
         while (System.nanoTime() < end && server.isAlive()) {
             String said = Files.exists(out) ? Files.readString(out) : "";
             if (said.contains("Waiting for client") || said.contains("starting server")) {
-                Thread.sleep(500);
+                Thread.sleep(2000); // they say so before they listen; on a loaded machine the listen comes later
                 return;
             }
             if (said.isEmpty() && System.nanoTime() > end - 19_000_000_000L) return; // a pingpong: silent until a client comes

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
                 "  LD_LIBRARY_PATH=$(softrnic cabi-path) SOFTRNIC_IP=127.0.0.2 ibv_rc_pingpong -g 0"})
 public final class CabiPathCommand implements Callable<Integer> {
     /** The libraries, in the jar beside org.softrnic.emulator.cabi.Cabi. */
-    static final List<String> FILES = List.of("libibverbs.so.1", "librdmacm.so.1", "libmlx5.so.1", "libefa.so.1", "symbols.list");
+    static final List<String> FILES = List.of("libibverbs.so.1", "librdmacm.so.1", "libmlx5.so.1", "libefa.so.1", "symbols.list", "minus-one.list");
 
     @Spec
     CommandSpec spec;

@@ -28,7 +28,20 @@ import java.util.List;
 public final class Cabi {
     /** The classes whose static methods are entry points, by the C name. */
     static final List<Class<?>> IMPLEMENTATIONS = List.of(CabiDevices.class, CabiStrings.class, CabiResources.class, CabiCqs.class,
-            CabiQps.class, CabiCm.class, CabiSockaddr.class, CabiAsync.class);
+            CabiQps.class, CabiCm.class, CabiSockaddr.class, CabiAsync.class, CabiPlain.class);
+
+    /** The ibverbs calls that fail with -1 and errno rather than the errno value (minus-one.list, which the C side reads too). */
+    static final java.util.Set<String> MINUS_ONE = minusOne();
+
+    private static java.util.Set<String> minusOne() {
+        var in = Cabi.class.getResourceAsStream("native/minus-one.list");
+        if (in == null) return java.util.Set.of();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII))) {
+            return r.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /** One line of symbols.list. */
     record Symbol(String library, String version, String name, char ret, String args) {
@@ -141,9 +154,10 @@ public final class Cabi {
         System.err.println("softrnic: " + name + ": " + t.getMessage());
         return switch (ret) {
             case 'p' -> MemorySegment.NULL;
-            case 'i' -> library.equals("ibverbs") ? errno : -1;
+            case 'i' -> library.equals("ibverbs") && !MINUS_ONE.contains(name) ? errno : -1;
             case 'l' -> -1L;
             case 'n' -> 0L; // a pointer passed as a machine word: NULL
+            case 'm' -> -1; // an ibverbs call whose failure is -1, not the errno (ibv_poll_cq, ibv_get_cq_event, ...)
             case 's' -> (short) 0;
             case 'b' -> (byte) 0;
             default -> null;

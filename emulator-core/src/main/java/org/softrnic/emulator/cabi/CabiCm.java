@@ -218,13 +218,22 @@ final class CabiCm {
     /** Waits for the next event, as a read of the kernel's channel does; -1 and errno when the channel failed. */
     static int rdma_get_cm_event(MemorySegment channel, MemorySegment eventOut) {
         Channel c = channel(channel);
-        CmEvent e = c.pump().take();
-        if (e == null) throw Cabi.error("rdma_get_cm_event", 5, "the event channel's fd failed"); // EIO
+        CmEvent e;
+        Id id;
+        Id listen;
+        while (true) {
+            e = c.pump().take();
+            if (e == null) throw Cabi.error("rdma_get_cm_event", 5, "the event channel's fd failed"); // EIO
+            listen = e.listenId() == null ? null : BY_ID.get(e.listenId());
+            id = BY_ID.get(e.id());
+            // a new id comes with CONNECT_REQUEST; any other event of an id not known was for one the program destroyed
+            if (id == null && e.type() == CmEventType.CONNECT_REQUEST) {
+                id = wrap(e.id(), c, listen == null ? MemorySegment.NULL : listen.struct().get(ValueLayout.ADDRESS, CM_ID_CONTEXT));
+            }
+            if (id != null) break;
+        }
         Arena arena = Arena.ofShared();
         MemorySegment ev = arena.allocate(CM_EVENT_SIZE, 8).fill((byte) 0);
-        Id listen = e.listenId() == null ? null : BY_ID.get(e.listenId());
-        Id id = BY_ID.get(e.id());
-        if (id == null) id = wrap(e.id(), c, listen == null ? MemorySegment.NULL : listen.struct().get(ValueLayout.ADDRESS, CM_ID_CONTEXT));
         addresses(id);
         ev.set(ValueLayout.ADDRESS, CM_EVENT_ID, id.struct());
         if (listen != null) ev.set(ValueLayout.ADDRESS, CM_EVENT_LISTEN_ID, listen.struct());

@@ -46,6 +46,7 @@ final class CabiCqs {
     }
 
     static Cq cq(long address) {
+        if (address == 0) throw Cabi.invalid("no completion queue (NULL)");
         Cq c = CQS.get(CabiMemory.getInt(address + CQ_HANDLE));
         if (c == null || c.struct.address() != address) throw Cabi.invalid("not a completion queue of softrnic0");
         return c;

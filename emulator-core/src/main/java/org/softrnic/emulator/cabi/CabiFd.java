@@ -13,6 +13,12 @@ final class CabiFd implements AutoCloseable {
     private static final int EFD_SEMAPHORE = 1;
     private static final int EFD_CLOEXEC = 0x80000;
     final int fd;
+    /** Each direction's buffer and errno capture, made once: an event costs no allocation. */
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment readBuf = arena.allocate(ValueLayout.JAVA_LONG);
+    private final MemorySegment readCapture = arena.allocate(Libc.CAPTURE);
+    private final MemorySegment writeBuf = arena.allocate(ValueLayout.JAVA_LONG);
+    private final MemorySegment writeCapture = arena.allocate(Libc.CAPTURE);
 
     CabiFd() {
         try (Arena a = Arena.ofConfined()) {
@@ -23,33 +29,38 @@ final class CabiFd implements AutoCloseable {
         }
     }
 
-    /** One more event. */
+    /** One more event (the pump's thread). */
     void post() {
-        transfer(Libc.WRITE, 1);
+        synchronized (writeBuf) {
+            writeBuf.set(ValueLayout.JAVA_LONG, 0, 1);
+            transfer(Libc.WRITE, writeBuf, writeCapture);
+        }
     }
 
     /** Waits for an event and takes it; false if the descriptor failed (closed under the caller). */
     boolean take() {
-        return transfer(Libc.READ, 0);
+        synchronized (readBuf) {
+            return transfer(Libc.READ, readBuf, readCapture);
+        }
     }
 
-    private boolean transfer(java.lang.invoke.MethodHandle op, long value) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment capture = a.allocate(Libc.CAPTURE);
-            MemorySegment buf = a.allocate(ValueLayout.JAVA_LONG);
-            buf.set(ValueLayout.JAVA_LONG, 0, value);
-            while (true) {
-                long r = Libc.call(op, capture, fd, buf.address(), 8L);
-                if (r == 8) return true;
-                if (Libc.errno(capture) != 4) return false; // EINTR: again
+    private boolean transfer(java.lang.invoke.MethodHandle op, MemorySegment buf, MemorySegment capture) {
+        while (true) {
+            long r;
+            try {
+                r = (long) op.invokeExact(capture, fd, buf.address(), 8L);
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
             }
+            if (r == 8) return true;
+            if (Libc.errno(capture) != 4) return false; // EINTR: again
         }
     }
 
     @Override
     public void close() {
-        try (Arena a = Arena.ofConfined()) {
-            Libc.call(Libc.CLOSE, a.allocate(Libc.CAPTURE), fd);
+        synchronized (writeBuf) {
+            Libc.call(Libc.CLOSE, writeCapture, fd);
         }
     }
 }

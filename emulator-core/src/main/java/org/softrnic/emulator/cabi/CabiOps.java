@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.VerbsException;
@@ -39,7 +40,9 @@ final class CabiOps {
         try {
             FunctionDescriptor d = FunctionDescriptor.of(ValueLayout.JAVA_INT, args);
             var h = MethodHandles.lookup().findStatic(CabiOps.class, name, d.toMethodType());
-            return Linker.nativeLinker().upcallStub(Cabi.guard(h, "ibv_" + name, 'i', "ibverbs"), d, Arena.global());
+            // ibv_poll_cq fails with a negative number: its errno would read as that many completions
+            char failure = name.equals("poll_cq") ? 'm' : 'i';
+            return Linker.nativeLinker().upcallStub(Cabi.guard(h, "ibv_" + name, failure, "ibverbs"), d, Arena.global());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
@@ -68,7 +71,7 @@ final class CabiOps {
         synchronized (q) {
             for (long w = wr; w != 0; w = CabiMemory.getLong(w + SWR_NEXT)) {
                 try {
-                    read(w, q.send, q.qp.type() == org.softrnic.verbs.QpType.UD);
+                    read(w, q.send, q);
                     q.qp.postSend(q.send);
                 } catch (VerbsException e) {
                     if (badWr != 0) CabiMemory.setLong(badWr, w);
@@ -80,7 +83,8 @@ final class CabiOps {
     }
 
     /** A struct ibv_send_wr into {@code s}. */
-    private static void read(long w, SendWr s, boolean ud) {
+    private static void read(long w, SendWr s, CabiQps.Qp q) {
+        boolean ud = q.qp.type() == org.softrnic.verbs.QpType.UD;
         int numSge = CabiMemory.getInt(w + SWR_NUM_SGE);
         if (numSge < 0 || numSge > s.sgList.length) {
             throw Cabi.error("ibv_post_send", 22, "num_sge " + numSge + " is more than the QP's max_send_sge " + s.sgList.length);
@@ -93,9 +97,24 @@ final class CabiOps {
         s.sendFlags = CabiMemory.getInt(w + SWR_SEND_FLAGS);
         s.numSge = numSge;
         long sg = CabiMemory.getLong(w + SWR_SG_LIST);
-        for (int i = 0; i < numSge; i++) {
-            long e = sg + i * SGE_SIZE;
-            s.sgList[i].set(CabiMemory.getLong(e + SGE_ADDR), CabiMemory.getInt(e + SGE_LENGTH), CabiMemory.getInt(e + SGE_LKEY));
+        if ((s.sendFlags & SendFlags.INLINE) != 0) {
+            // the bytes are copied now, from wherever they are: ibv_post_send(3) does not check an inline SGE's lkey
+            s.numSge = 0;
+            q.batchErrno = 0;
+            for (int i = 0; i < numSge; i++) {
+                long e = sg + i * SGE_SIZE;
+                if (!CabiQps.inline(q, s, 0, CabiMemory.getLong(e + SGE_ADDR), Integer.toUnsignedLong(CabiMemory.getInt(e + SGE_LENGTH)))) {
+                    String why = q.batchWhy;
+                    q.batchErrno = 0;
+                    q.batchWhy = null;
+                    throw Cabi.error("ibv_post_send", 22, why);
+                }
+            }
+        } else {
+            for (int i = 0; i < numSge; i++) {
+                long e = sg + i * SGE_SIZE;
+                s.sgList[i].set(CabiMemory.getLong(e + SGE_ADDR), CabiMemory.getInt(e + SGE_LENGTH), CabiMemory.getInt(e + SGE_LKEY));
+            }
         }
         int immOrRkey = CabiMemory.getInt(w + SWR_IMM_DATA);
         s.immData = Integer.reverseBytes(immOrRkey); // __be32 in memory; the model holds the number

@@ -9,8 +9,6 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
-import org.softrnic.verbs.Access;
-import org.softrnic.verbs.ProtectionDomain;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
@@ -56,8 +54,8 @@ final class CabiQpEx {
         }
     }
 
-    /** Fills {@code q}'s ibv_wr_* table and registers its inline buffer in {@code pd}. */
-    static void install(CabiQps.Qp q, ProtectionDomain pd) {
+    /** Fills {@code q}'s ibv_wr_* table. */
+    static void install(CabiQps.Qp q) {
         MemorySegment s = q.struct;
         s.set(ValueLayout.ADDRESS, QPX_WR_RDMA_WRITE, RDMA_WRITE);
         s.set(ValueLayout.ADDRESS, QPX_WR_RDMA_WRITE_IMM, RDMA_WRITE_IMM);
@@ -76,19 +74,18 @@ final class CabiQpEx {
         s.set(ValueLayout.ADDRESS, QPX_WR_START, START);
         s.set(ValueLayout.ADDRESS, QPX_WR_COMPLETE, COMPLETE);
         s.set(ValueLayout.ADDRESS, QPX_WR_ABORT, ABORT);
-        int inline = q.caps.maxInlineData();
-        if (inline > 0) {
-            q.inline = q.arena.allocate((long) inline * q.batch.length, 64);
-            q.inlineMr = pd.regMr(q.inline, Access.LOCAL_WRITE);
-        }
     }
 
     static void wr_start(long qp) {
-        reset(CabiQps.qp(qp));
+        CabiQps.Qp q = CabiQps.qp(qp);
+        q.batchLock.lock(); // released by wr_complete or wr_abort, on this thread
+        reset(q);
     }
 
     static void wr_abort(long qp) {
-        reset(CabiQps.qp(qp));
+        CabiQps.Qp q = CabiQps.qp(qp);
+        reset(q);
+        if (q.batchLock.isHeldByCurrentThread()) q.batchLock.unlock();
     }
 
     private static void reset(CabiQps.Qp q) {
@@ -103,6 +100,14 @@ final class CabiQpEx {
      */
     static int wr_complete(long qp) {
         CabiQps.Qp q = CabiQps.qp(qp);
+        try {
+            return complete(q);
+        } finally {
+            if (q.batchLock.isHeldByCurrentThread()) q.batchLock.unlock();
+        }
+    }
+
+    private static int complete(CabiQps.Qp q) {
         int n = q.built;
         int errno = q.batchErrno;
         String why = q.batchWhy;
@@ -139,7 +144,7 @@ final class CabiQpEx {
     }
 
     /** The batch fails at wr_complete with {@code errno}, for the first reason met. */
-    private static void fail(CabiQps.Qp q, int errno, String why) {
+    static void fail(CabiQps.Qp q, int errno, String why) {
         if (q.batchErrno != 0) return;
         q.batchErrno = errno;
         q.batchWhy = why;
@@ -227,41 +232,24 @@ final class CabiQpEx {
         if (numSge > w.sgList.length) fail(CabiQps.qp(qp), 22, numSge + " SGEs, more than max_send_sge, " + w.sgList.length);
     }
 
+    /** One buffer of inline data: copied now into the request's slot of the QP's inline buffer. */
     static void wr_set_inline_data(long qp, long addr, long length) {
-        copyInline(qp, new long[] {addr}, new long[] {length});
-    }
-
-    static void wr_set_inline_data_list(long qp, long numBuf, long list) {
-        long[] addrs = new long[(int) numBuf];
-        long[] lengths = new long[(int) numBuf];
-        for (int i = 0; i < numBuf; i++) {
-            addrs[i] = CabiMemory.getLong(list + i * DATA_BUF_SIZE);
-            lengths[i] = CabiMemory.getLong(list + i * DATA_BUF_SIZE + 8);
-        }
-        copyInline(qp, addrs, lengths);
-    }
-
-    /** The bytes copied now into the request's slot of the QP's inline buffer, which its one SGE then names. */
-    private static void copyInline(long qp, long[] addrs, long[] lengths) {
-        CabiQps.Qp q = CabiQps.qp(qp);
         SendWr w = current(qp);
         if (w == null) return;
-        long total = 0;
-        for (long l : lengths) total += l;
-        int max = q.caps.maxInlineData();
-        w.sendFlags |= SendFlags.INLINE;
-        if (q.inline == null || total > max) {
-            fail(q, 22, total + " bytes of inline data, more than max_inline_data, " + max);
-            return;
+        w.numSge = 0;
+        CabiQps.Qp q = CabiQps.qp(qp);
+        CabiQps.inline(q, w, q.built - 1, addr, length);
+    }
+
+    /** Several buffers, one after the other in the request's slot. */
+    static void wr_set_inline_data_list(long qp, long numBuf, long list) {
+        SendWr w = current(qp);
+        if (w == null) return;
+        w.numSge = 0;
+        CabiQps.Qp q = CabiQps.qp(qp);
+        for (long i = 0; i < numBuf; i++) {
+            CabiQps.inline(q, w, q.built - 1, CabiMemory.getLong(list + i * DATA_BUF_SIZE), CabiMemory.getLong(list + i * DATA_BUF_SIZE + 8));
         }
-        long slot = (long) (q.built - 1) * max;
-        long at = slot;
-        for (int i = 0; i < addrs.length; i++) {
-            MemorySegment.copy(CabiMemory.ALL, addrs[i], q.inline, at, lengths[i]);
-            at += lengths[i];
-        }
-        w.numSge = 1;
-        w.sgList[0].set(q.inline.address() + slot, (int) total, q.inlineMr.lkey());
     }
 
     static void wr_set_ud_addr(long qp, long ah, int remoteQpn, int remoteQkey) {

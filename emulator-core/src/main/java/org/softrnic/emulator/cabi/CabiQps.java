@@ -33,6 +33,8 @@ final class CabiQps {
         /** The ibv_wr_* batch between wr_start and wr_complete, and how many of it are built. */
         final SendWr[] batch;
         int built;
+        /** wr_start to wr_complete or wr_abort: one thread's batch at a time, as ibv_wr_post(3) asks of a provider. */
+        final java.util.concurrent.locks.ReentrantLock batchLock = new java.util.concurrent.locks.ReentrantLock();
         /** Why the batch being built fails at wr_complete (its errno, 0 for none), as a device reports it there. */
         int batchErrno;
         String batchWhy;
@@ -55,6 +57,8 @@ final class CabiQps {
     }
 
     static final CabiHandles<Qp> QPS = new CabiHandles<>();
+    /** IBV_QP_EX_WITH_*: RDMA_WRITE(_WITH_IMM), SEND(_WITH_IMM), RDMA_READ, the atomics, LOCAL_INV, SEND_WITH_INV. */
+    private static final long SEND_OPS = 0xff | 1 << 9;
     private static final QpType[] TYPES = new QpType[32];
 
     static {
@@ -65,6 +69,7 @@ final class CabiQps {
     }
 
     static Qp qp(long address) {
+        if (address == 0) throw Cabi.invalid("no queue pair (NULL)");
         Qp q = QPS.get(CabiMemory.getInt(address + QP_HANDLE));
         if (q == null || q.struct.address() != address) throw Cabi.invalid("not a queue pair of softrnic0");
         return q;
@@ -85,6 +90,12 @@ final class CabiQps {
         if ((mask & ~(1 | 1 << 2 | 1 << 6)) != 0) throw Cabi.error("ibv_create_qp_ex", 95, "comp_mask 0x" + Integer.toHexString(mask));
         if ((mask & 1 << 2) != 0 && ia.get(ValueLayout.JAVA_INT, QIAX_CREATE_FLAGS) != 0) {
             throw Cabi.error("ibv_create_qp_ex", 95, "create_flags 0x" + Integer.toHexString(ia.get(ValueLayout.JAVA_INT, QIAX_CREATE_FLAGS)));
+        }
+        long ops = (mask & 1 << 6) != 0 ? ia.get(ValueLayout.JAVA_LONG, QIAX_SEND_OPS_FLAGS) : 0;
+        if ((ops & ~SEND_OPS) != 0) {
+            throw Cabi.error("ibv_create_qp_ex", 95, "send_ops_flags 0x" + Long.toHexString(ops & ~SEND_OPS)
+                    + ": softrnic's ibv_wr_* serves RDMA WRITE (with immediate), SEND (with immediate or invalidate), RDMA READ,"
+                    + " the two atomics and LOCAL_INV");
         }
         return create(ia.get(ValueLayout.ADDRESS, QIAX_PD), ia, (mask & 1 << 6) != 0).address();
     }
@@ -113,7 +124,13 @@ final class CabiQps {
         Arena arena = Arena.ofShared();
         MemorySegment s = arena.allocate(QPX_SIZE, 8).fill((byte) 0);
         Qp q = new Qp(qp, s, arena, caps, sigAll, extended);
-        if (extended) CabiQpEx.install(q, p.object());
+        if (caps.maxInlineData() > 0) {
+            // inline data may come from memory no region covers (ibv_post_send(3): the lkey is not checked): it is
+            // copied here, into a buffer the QP registered, one slot per request of a batch, when it is posted
+            q.inline = arena.allocate((long) caps.maxInlineData() * Math.max(1, q.batch.length), 64);
+            q.inlineMr = p.object().regMr(q.inline, org.softrnic.verbs.Access.LOCAL_WRITE);
+        }
+        if (extended) CabiQpEx.install(q);
         s.set(ValueLayout.ADDRESS, QP_CONTEXT, p.struct().get(ValueLayout.ADDRESS, PD_CONTEXT));
         s.set(ValueLayout.ADDRESS, QP_QP_CONTEXT, ia.get(ValueLayout.ADDRESS, QIA_QP_CONTEXT));
         s.set(ValueLayout.ADDRESS, QP_PD, pd);
@@ -124,6 +141,25 @@ final class CabiQps {
         s.set(ValueLayout.JAVA_INT, QP_QP_TYPE, type);
         s.set(ValueLayout.JAVA_INT, QP_HANDLE, QPS.add(q));
         return s;
+    }
+
+    /**
+     * Appends {@code length} bytes at {@code addr} to request {@code w}'s inline data, in slot {@code slot} of the QP's
+     * inline buffer, which its one SGE names; false when they would pass max_inline_data.
+     */
+    static boolean inline(Qp q, SendWr w, int slot, long addr, long length) {
+        int max = q.caps.maxInlineData();
+        long used = w.numSge == 0 ? 0 : Integer.toUnsignedLong(w.sgList[0].length);
+        if (q.inline == null || length < 0 || used + length > max) {
+            CabiQpEx.fail(q, 22, (used + length) + " bytes of inline data, more than max_inline_data, " + max);
+            return false;
+        }
+        long base = (long) slot * max;
+        MemorySegment.copy(CabiMemory.ALL, addr, q.inline, base + used, length);
+        w.numSge = 1;
+        w.sgList[0].set(q.inline.address() + base, (int) (used + length), q.inlineMr.lkey());
+        w.sendFlags |= org.softrnic.verbs.SendFlags.INLINE;
+        return true;
     }
 
     /** The QP as an ibv_qp_ex: itself, when ibv_create_qp_ex made it with the ibv_wr_* table; else NULL, as rdma-core's. */
@@ -145,8 +181,8 @@ final class CabiQps {
         Qp q = qp(qp.address());
         MemorySegment a = attr.reinterpret(QP_ATTR_SIZE);
         QpAttr x = new QpAttr();
-        x.qpState = QpState.values()[a.get(ValueLayout.JAVA_INT, QA_QP_STATE)];
-        x.curQpState = QpState.values()[a.get(ValueLayout.JAVA_INT, QA_CUR_QP_STATE)];
+        if ((mask & QpAttrMask.STATE) != 0) x.qpState = state(a.get(ValueLayout.JAVA_INT, QA_QP_STATE));
+        if ((mask & QpAttrMask.CUR_STATE) != 0) x.curQpState = state(a.get(ValueLayout.JAVA_INT, QA_CUR_QP_STATE));
         x.sqDrainNotify = a.get(ValueLayout.JAVA_BYTE, QA_EN_SQD_ASYNC_NOTIFY) != 0;
         x.qpAccessFlags = a.get(ValueLayout.JAVA_INT, QA_QP_ACCESS_FLAGS);
         x.pkeyIndex = a.get(ValueLayout.JAVA_SHORT, QA_PKEY_INDEX) & 0xffff;
@@ -168,6 +204,11 @@ final class CabiQps {
         return 0;
     }
 
+    private static QpState state(int value) {
+        if (value < 0 || value >= QpState.values().length) throw Cabi.error("ibv_modify_qp", 22, "qp_state " + value);
+        return QpState.values()[value];
+    }
+
     static int ibv_query_qp(MemorySegment qp, MemorySegment attr, int mask, MemorySegment initAttr) {
         Qp q = qp(qp.address());
         QpAttr x = q.qp.query();
@@ -181,6 +222,7 @@ final class CabiQps {
         a.set(ValueLayout.JAVA_INT, QA_DEST_QP_NUM, x.destQpNum);
         a.set(ValueLayout.JAVA_INT, QA_QP_ACCESS_FLAGS, x.qpAccessFlags);
         caps(a.asSlice(QA_CAP, 20), q.caps);
+        if (x.ahAttr != null) CabiResources.writeAhAttr(x.ahAttr, a.asSlice(QA_AH_ATTR, AH_ATTR_SIZE));
         a.set(ValueLayout.JAVA_SHORT, QA_PKEY_INDEX, (short) x.pkeyIndex);
         a.set(ValueLayout.JAVA_BYTE, QA_EN_SQD_ASYNC_NOTIFY, (byte) (x.sqDrainNotify ? 1 : 0));
         a.set(ValueLayout.JAVA_BYTE, QA_MAX_RD_ATOMIC, (byte) x.maxRdAtomic);

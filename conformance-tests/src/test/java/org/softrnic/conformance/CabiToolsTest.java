@@ -173,6 +173,11 @@ class CabiToolsTest {
     }
 
     @Test
+    void ibvSrqPingpongSixteenQpsOnOneSrq() throws Exception {
+        pair("ibv_srq_pingpong", PINGPONG, "-g", "0", "-n", "200");
+    }
+
+    @Test
     void ibvRcPingpongThroughTheIbvWrApi() throws Exception {
         pair("ibv_rc_pingpong", PINGPONG, "-g", "0", "-N");
     }

@@ -80,7 +80,9 @@ final class VerbChecks {
         if (srq == null && (caps.maxRecvWr() < 1 || caps.maxRecvWr() > a.maxQpWr())) {
             throw error(verb, Errno.EINVAL, "max_recv_wr " + caps.maxRecvWr() + " not in 1.." + a.maxQpWr());
         }
-        if (caps.maxSendSge() < 1 || caps.maxSendSge() > a.maxSge() || caps.maxRecvSge() < 1 || caps.maxRecvSge() > a.maxSge()) {
+        // with an SRQ the QP has no receive queue of its own: its max_recv_wr and max_recv_sge are ignored (ibv_create_qp(3))
+        boolean recvSge = srq != null || caps.maxRecvSge() >= 1 && caps.maxRecvSge() <= a.maxSge();
+        if (caps.maxSendSge() < 1 || caps.maxSendSge() > a.maxSge() || !recvSge) {
             throw error(verb, Errno.EINVAL, "max_send_sge " + caps.maxSendSge() + " or max_recv_sge " + caps.maxRecvSge() + " not in 1.." + a.maxSge());
         }
         if (caps.maxInlineData() < 0 || caps.maxInlineData() > a.maxInlineData()) {

@@ -28,7 +28,7 @@ import java.util.List;
 public final class Cabi {
     /** The classes whose static methods are entry points, by the C name. */
     static final List<Class<?>> IMPLEMENTATIONS = List.of(CabiDevices.class, CabiStrings.class, CabiResources.class, CabiCqs.class,
-            CabiQps.class, CabiCm.class, CabiSockaddr.class, CabiAsync.class, CabiPlain.class);
+            CabiQps.class, CabiCm.class, CabiSockaddr.class, CabiAsync.class, CabiPlain.class, CabiSrqs.class);
 
     /** The ibverbs calls that fail with -1 and errno rather than the errno value (minus-one.list, which the C side reads too). */
     static final java.util.Set<String> MINUS_ONE = minusOne();

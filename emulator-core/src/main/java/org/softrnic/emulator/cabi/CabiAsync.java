@@ -47,6 +47,9 @@ final class CabiAsync {
                 var c = CabiCqs.BY_QUEUE.get(cq);
                 if (c != null) ev.set(ValueLayout.ADDRESS, AE_ELEMENT, c.struct);
             }
+            case org.softrnic.verbs.SharedReceiveQueue srq -> {
+                for (var q : CabiSrqs.SRQS.all()) if (q.srq == srq) ev.set(ValueLayout.ADDRESS, AE_ELEMENT, q.struct);
+            }
             case null, default -> ev.set(ValueLayout.JAVA_INT, AE_ELEMENT, 1); // a port's event: element.port_num
         }
         return 0;

@@ -141,6 +141,7 @@ final class CabiDevices {
         RdmaContext ctx = open.ctx();
         long c = context.address();
         for (var q : CabiQps.QPS.all()) if (q.struct.get(ValueLayout.JAVA_LONG, QP_CONTEXT) == c) CabiQps.ibv_destroy_qp(q.struct);
+        for (var q : CabiSrqs.SRQS.all()) if (q.struct.get(ValueLayout.JAVA_LONG, SRQ_CONTEXT) == c) CabiSrqs.ibv_destroy_srq(q.struct);
         for (var a : CabiResources.AHS.all()) if (a.struct().get(ValueLayout.JAVA_LONG, AH_CONTEXT) == c) CabiResources.ibv_destroy_ah(a.struct());
         for (var m : CabiResources.MRS.all()) if (m.struct().get(ValueLayout.JAVA_LONG, MR_CONTEXT) == c) CabiResources.ibv_dereg_mr(m.struct());
         for (var q : CabiCqs.CQS.all()) if (q.struct.get(ValueLayout.JAVA_LONG, CQ_CONTEXT) == c) CabiCqs.ibv_destroy_cq(q.struct);

@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
@@ -24,6 +25,7 @@ final class CabiOps {
     private static final SendOpcode[] OPCODES = new SendOpcode[32];
     private static final MemorySegment POST_SEND = stub("post_send", ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
     private static final MemorySegment POST_RECV = stub("post_recv", ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
+    private static final MemorySegment POST_SRQ_RECV = stub("post_srq_recv", ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
     private static final MemorySegment POLL_CQ = stub("poll_cq", ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
     private static final MemorySegment REQ_NOTIFY_CQ = stub("req_notify_cq", ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
     /** verbs_context's create_qp_ex: a pointer back, NULL (and errno) on failure. */
@@ -62,6 +64,7 @@ final class CabiOps {
     static void install(MemorySegment context) {
         context.set(ValueLayout.ADDRESS, OPS_POST_SEND, POST_SEND);
         context.set(ValueLayout.ADDRESS, OPS_POST_RECV, POST_RECV);
+        context.set(ValueLayout.ADDRESS, OPS_POST_SRQ_RECV, POST_SRQ_RECV);
         context.set(ValueLayout.ADDRESS, OPS_POLL_CQ, POLL_CQ);
         context.set(ValueLayout.ADDRESS, OPS_REQ_NOTIFY_CQ, REQ_NOTIFY_CQ);
     }
@@ -141,24 +144,36 @@ final class CabiOps {
     static int post_recv(long qp, long wr, long badWr) {
         CabiQps.Qp q = CabiQps.qp(qp);
         synchronized (q) {
-            for (long w = wr; w != 0; w = CabiMemory.getLong(w + RWR_NEXT)) {
-                int numSge = CabiMemory.getInt(w + RWR_NUM_SGE);
-                try {
-                    if (numSge < 0 || numSge > q.recv.sgList.length) {
-                        throw Cabi.error("ibv_post_recv", 22, "num_sge " + numSge + " is more than the QP's max_recv_sge " + q.recv.sgList.length);
-                    }
-                    q.recv.wrId = CabiMemory.getLong(w + RWR_WR_ID);
-                    q.recv.numSge = numSge;
-                    long sg = CabiMemory.getLong(w + RWR_SG_LIST);
-                    for (int i = 0; i < numSge; i++) {
-                        long e = sg + i * SGE_SIZE;
-                        q.recv.sgList[i].set(CabiMemory.getLong(e + SGE_ADDR), CabiMemory.getInt(e + SGE_LENGTH), CabiMemory.getInt(e + SGE_LKEY));
-                    }
-                    q.qp.postRecv(q.recv);
-                } catch (VerbsException e) {
-                    if (badWr != 0) CabiMemory.setLong(badWr, w);
-                    return e.errnoValue();
+            return postRecvs(wr, badWr, q.recv, q.qp::postRecv, "the QP's max_recv_sge");
+        }
+    }
+
+    static int post_srq_recv(long srq, long wr, long badWr) {
+        CabiSrqs.Srq s = CabiSrqs.srq(srq);
+        synchronized (s) {
+            return postRecvs(wr, badWr, s.recv, s.srq::postRecv, "the SRQ's max_sge");
+        }
+    }
+
+    /** A chain of struct ibv_recv_wr, each read into {@code r} and posted; the first refusal's errno, and *bad_wr. */
+    private static int postRecvs(long wr, long badWr, RecvWr r, java.util.function.Consumer<RecvWr> post, String limit) {
+        for (long w = wr; w != 0; w = CabiMemory.getLong(w + RWR_NEXT)) {
+            int numSge = CabiMemory.getInt(w + RWR_NUM_SGE);
+            try {
+                if (numSge < 0 || numSge > r.sgList.length) {
+                    throw Cabi.error("ibv_post_recv", 22, "num_sge " + numSge + " is more than " + limit + ", " + r.sgList.length);
                 }
+                r.wrId = CabiMemory.getLong(w + RWR_WR_ID);
+                r.numSge = numSge;
+                long sg = CabiMemory.getLong(w + RWR_SG_LIST);
+                for (int i = 0; i < numSge; i++) {
+                    long e = sg + i * SGE_SIZE;
+                    r.sgList[i].set(CabiMemory.getLong(e + SGE_ADDR), CabiMemory.getInt(e + SGE_LENGTH), CabiMemory.getInt(e + SGE_LKEY));
+                }
+                post.accept(r);
+            } catch (VerbsException e) {
+                if (badWr != 0) CabiMemory.setLong(badWr, w);
+                return e.errnoValue();
             }
         }
         return 0;

@@ -115,12 +115,13 @@ final class CabiQps {
         if (type < 0 || type >= TYPES.length || TYPES[type] == null) throw Cabi.error("ibv_create_qp", 22, "qp_type " + type);
         MemorySegment sendCq = ia.get(ValueLayout.ADDRESS, QIA_SEND_CQ);
         MemorySegment recvCq = ia.get(ValueLayout.ADDRESS, QIA_RECV_CQ);
-        if (!ia.get(ValueLayout.ADDRESS, QIA_SRQ).equals(MemorySegment.NULL)) throw Cabi.error("ibv_create_qp", 95, "SRQs are not served yet");
+        MemorySegment srq = ia.get(ValueLayout.ADDRESS, QIA_SRQ);
+        var shared = srq.equals(MemorySegment.NULL) ? null : CabiSrqs.srq(srq.address()).srq;
         QpCaps caps = new QpCaps(ia.get(ValueLayout.JAVA_INT, QIA_MAX_SEND_WR), ia.get(ValueLayout.JAVA_INT, QIA_MAX_RECV_WR),
                 ia.get(ValueLayout.JAVA_INT, QIA_MAX_SEND_SGE), ia.get(ValueLayout.JAVA_INT, QIA_MAX_RECV_SGE),
                 ia.get(ValueLayout.JAVA_INT, QIA_MAX_INLINE_DATA));
         boolean sigAll = ia.get(ValueLayout.JAVA_INT, QIA_SQ_SIG_ALL) != 0;
-        QueuePair qp = make.apply(p.object(), new QpInitAttr(TYPES[type], CabiCqs.cq(sendCq).cq, CabiCqs.cq(recvCq).cq, null, caps, sigAll));
+        QueuePair qp = make.apply(p.object(), new QpInitAttr(TYPES[type], CabiCqs.cq(sendCq).cq, CabiCqs.cq(recvCq).cq, shared, caps, sigAll));
         Arena arena = Arena.ofShared();
         MemorySegment s = arena.allocate(QPX_SIZE, 8).fill((byte) 0);
         Qp q = new Qp(qp, s, arena, caps, sigAll, extended);
@@ -136,6 +137,7 @@ final class CabiQps {
         s.set(ValueLayout.ADDRESS, QP_PD, pd);
         s.set(ValueLayout.ADDRESS, QP_SEND_CQ, sendCq);
         s.set(ValueLayout.ADDRESS, QP_RECV_CQ, recvCq);
+        s.set(ValueLayout.ADDRESS, QP_SRQ, srq);
         s.set(ValueLayout.JAVA_INT, QP_NUM, qp.qpn());
         s.set(ValueLayout.JAVA_INT, QP_STATE, qp.state().ordinal());
         s.set(ValueLayout.JAVA_INT, QP_QP_TYPE, type);

@@ -356,4 +356,13 @@ public final class RdmaCoreLayout {
     public static final long RAI_SRC_ADDR = at("rdma_addrinfo", "ai_src_addr", 24, 8);
     public static final long RAI_DST_ADDR = at("rdma_addrinfo", "ai_dst_addr", 32, 8);
     public static final long RAI_NEXT = at("rdma_addrinfo", "ai_next", 88, 8);
+
+    // struct ibv_srq and ibv_srq_attr, for softrnic's libibverbs
+    public static final long SRQ_SIZE = size("ibv_srq", 128);
+    public static final long SRQ_SRQ_CONTEXT = at("ibv_srq", "srq_context", 8, 8);
+    public static final long SRQ_PD = at("ibv_srq", "pd", 16, 8);
+    public static final long SRQ_HANDLE = at("ibv_srq", "handle", 24, 4);
+    public static final long SIA_SRQ_CONTEXT = at("ibv_srq_init_attr", "srq_context", 0, 8);
+    public static final long SA_MAX_WR = at("ibv_srq_attr", "max_wr", 0, 4);
+    public static final long SA_MAX_SGE = at("ibv_srq_attr", "max_sge", 4, 4);
 }

@@ -34,10 +34,15 @@ public final class Cabi {
     static final java.util.Set<String> MINUS_ONE = minusOne();
 
     private static java.util.Set<String> minusOne() {
-        var in = Cabi.class.getResourceAsStream("native/minus-one.list");
-        if (in == null) return java.util.Set.of();
+        return java.util.Set.copyOf(lines("minus-one.list"));
+    }
+
+    /** The lines of a list the build put beside the libraries in the jar, without blanks and comments. */
+    private static List<String> lines(String name) {
+        var in = Cabi.class.getResourceAsStream("native/" + name);
+        if (in == null) throw new IllegalStateException(name + " is not in softrnic's jar (built by scripts/build-cabi)");
         try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII))) {
-            return r.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).collect(java.util.stream.Collectors.toUnmodifiableSet());
+            return r.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -68,19 +73,25 @@ public final class Cabi {
 
     /** The table's symbols, in slot order. */
     static List<Symbol> symbols() {
-        var in = Cabi.class.getResourceAsStream("native/symbols.list");
-        if (in == null) throw new IllegalStateException("symbols.list is not in softrnic's jar (built by scripts/build-cabi)");
         List<Symbol> all = new ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII))) {
-            for (String line; (line = r.readLine()) != null;) {
-                if (line.isBlank() || line.startsWith("#")) continue;
-                String[] f = line.split(" ");
-                all.add(new Symbol(f[0], f[1], f[2], f[3].charAt(0), f[4].equals("-") ? "" : f[4]));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (String line : lines("symbols.list")) {
+            String[] f = line.split(" ");
+            all.add(new Symbol(f[0], f[1], f[2], f[3].charAt(0), f[4].equals("-") ? "" : f[4]));
         }
         return all;
+    }
+
+    /**
+     * An upcall stub to {@code owner}'s static {@code method} of descriptor {@code d}, guarded as {@code verb} with
+     * failure kind {@code failure}: for the entry points a struct's function pointers hold rather than the table.
+     */
+    static MemorySegment upcall(Class<?> owner, String method, FunctionDescriptor d, String verb, char failure) {
+        try {
+            MethodHandle h = MethodHandles.lookup().findStatic(owner, method, d.toMethodType());
+            return Linker.nativeLinker().upcallStub(guard(h, verb, failure, "ibverbs"), d, Arena.global());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Fills the {@code slots} entries at {@code table} with upcall stubs; called once, by the libraries' bootstrap. */

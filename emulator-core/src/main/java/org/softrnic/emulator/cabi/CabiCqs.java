@@ -95,8 +95,8 @@ final class CabiCqs {
     static int ibv_destroy_cq(MemorySegment cq) {
         Cq c = cq(cq);
         // events the pump queued that the program never read are not its to acknowledge: the kernel drops them too
-        Channel ch = CHANNELS.get(c.struct.get(ValueLayout.ADDRESS, CQ_CHANNEL).address() == 0 ? -1
-                : c.struct.get(ValueLayout.ADDRESS, CQ_CHANNEL).reinterpret(CHANNEL_SIZE).get(ValueLayout.JAVA_INT, CHANNEL_FD));
+        MemorySegment channel = c.struct.get(ValueLayout.ADDRESS, CQ_CHANNEL);
+        Channel ch = channel.equals(MemorySegment.NULL) ? null : CHANNELS.get(channel.reinterpret(CHANNEL_SIZE).get(ValueLayout.JAVA_INT, CHANNEL_FD));
         if (ch != null) {
             int unread = ch.pump().discard(q -> q == c.cq);
             if (unread > 0) c.cq.ackEvents(unread);

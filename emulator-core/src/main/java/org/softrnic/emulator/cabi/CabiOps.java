@@ -2,13 +2,9 @@ package org.softrnic.emulator.cabi;
 
 import static org.softrnic.emulator.rdmacore.RdmaCoreLayout.*;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import org.softrnic.verbs.RecvWr;
 import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
@@ -29,7 +25,8 @@ final class CabiOps {
     private static final MemorySegment POLL_CQ = stub("poll_cq", ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
     private static final MemorySegment REQ_NOTIFY_CQ = stub("req_notify_cq", ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
     /** verbs_context's create_qp_ex: a pointer back, NULL (and errno) on failure. */
-    static final MemorySegment CREATE_QP_EX = qpStub();
+    static final MemorySegment CREATE_QP_EX = Cabi.upcall(CabiQps.class, "create_qp_ex",
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), "ibv_create_qp_ex", 'n');
 
     static {
         for (SendOpcode o : SendOpcode.values()) if (o.value >= 0 && o.value < OPCODES.length) OPCODES[o.value] = o;
@@ -39,25 +36,9 @@ final class CabiOps {
     }
 
     private static MemorySegment stub(String name, ValueLayout... args) {
-        try {
-            FunctionDescriptor d = FunctionDescriptor.of(ValueLayout.JAVA_INT, args);
-            var h = MethodHandles.lookup().findStatic(CabiOps.class, name, d.toMethodType());
-            // ibv_poll_cq fails with a negative number: its errno would read as that many completions
-            char failure = name.equals("poll_cq") ? 'm' : 'i';
-            return Linker.nativeLinker().upcallStub(Cabi.guard(h, "ibv_" + name, failure, "ibverbs"), d, Arena.global());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static MemorySegment qpStub() {
-        try {
-            FunctionDescriptor d = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
-            var h = MethodHandles.lookup().findStatic(CabiQps.class, "create_qp_ex", d.toMethodType());
-            return Linker.nativeLinker().upcallStub(Cabi.guard(h, "ibv_create_qp_ex", 'n', "ibverbs"), d, Arena.global());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
+        // ibv_poll_cq fails with a negative number: its errno would read as that many completions
+        return Cabi.upcall(CabiOps.class, name, FunctionDescriptor.of(ValueLayout.JAVA_INT, args), "ibv_" + name,
+                name.equals("poll_cq") ? 'm' : 'i');
     }
 
     /** Points a new context's ops at the stubs. */

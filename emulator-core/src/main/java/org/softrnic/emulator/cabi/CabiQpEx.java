@@ -2,14 +2,10 @@ package org.softrnic.emulator.cabi;
 
 import static org.softrnic.emulator.rdmacore.RdmaCoreLayout.*;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandles;
-import org.softrnic.verbs.SendFlags;
 import org.softrnic.verbs.SendOpcode;
 import org.softrnic.verbs.SendWr;
 import org.softrnic.verbs.VerbsException;
@@ -45,13 +41,8 @@ final class CabiQpEx {
     }
 
     private static MemorySegment stub(String name, ValueLayout ret, ValueLayout... args) {
-        try {
-            FunctionDescriptor d = ret == null ? FunctionDescriptor.ofVoid((MemoryLayout[]) args) : FunctionDescriptor.of(ret, (MemoryLayout[]) args);
-            var h = MethodHandles.lookup().findStatic(CabiQpEx.class, name, d.toMethodType());
-            return Linker.nativeLinker().upcallStub(Cabi.guard(h, "ibv_" + name, ret == null ? 'v' : 'i', "ibverbs"), d, Arena.global());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
+        FunctionDescriptor d = ret == null ? FunctionDescriptor.ofVoid((MemoryLayout[]) args) : FunctionDescriptor.of(ret, (MemoryLayout[]) args);
+        return Cabi.upcall(CabiQpEx.class, name, d, "ibv_" + name, ret == null ? 'v' : 'i');
     }
 
     /** Fills {@code q}'s ibv_wr_* table. */
@@ -151,8 +142,7 @@ final class CabiQpEx {
     }
 
     /** The request the last wr_&lt;opcode&gt; started, or null. */
-    private static SendWr current(long qp) {
-        CabiQps.Qp q = CabiQps.qp(qp);
+    private static SendWr current(CabiQps.Qp q) {
         int i = q.built - 1;
         return i >= 0 && i < q.batch.length ? q.batch[i] : null;
     }
@@ -214,14 +204,15 @@ final class CabiQpEx {
     }
 
     static void wr_set_sge(long qp, int lkey, long addr, int length) {
-        SendWr w = current(qp);
+        SendWr w = current(CabiQps.qp(qp));
         if (w == null) return;
         w.numSge = 1;
         w.sgList[0].set(addr, length, lkey);
     }
 
     static void wr_set_sge_list(long qp, long numSge, long list) {
-        SendWr w = current(qp);
+        CabiQps.Qp q = CabiQps.qp(qp);
+        SendWr w = current(q);
         if (w == null) return;
         int n = (int) Math.min(numSge, w.sgList.length);
         for (int i = 0; i < n; i++) {
@@ -229,35 +220,36 @@ final class CabiQpEx {
             w.sgList[i].set(CabiMemory.getLong(e + SGE_ADDR), CabiMemory.getInt(e + SGE_LENGTH), CabiMemory.getInt(e + SGE_LKEY));
         }
         w.numSge = n;
-        if (numSge > w.sgList.length) fail(CabiQps.qp(qp), 22, numSge + " SGEs, more than max_send_sge, " + w.sgList.length);
+        if (numSge > w.sgList.length) fail(q, 22, numSge + " SGEs, more than max_send_sge, " + w.sgList.length);
     }
 
     /** One buffer of inline data: copied now into the request's slot of the QP's inline buffer. */
     static void wr_set_inline_data(long qp, long addr, long length) {
-        SendWr w = current(qp);
+        CabiQps.Qp q = CabiQps.qp(qp);
+        SendWr w = current(q);
         if (w == null) return;
         w.numSge = 0;
-        CabiQps.Qp q = CabiQps.qp(qp);
         CabiQps.inline(q, w, q.built - 1, addr, length);
     }
 
     /** Several buffers, one after the other in the request's slot. */
     static void wr_set_inline_data_list(long qp, long numBuf, long list) {
-        SendWr w = current(qp);
+        CabiQps.Qp q = CabiQps.qp(qp);
+        SendWr w = current(q);
         if (w == null) return;
         w.numSge = 0;
-        CabiQps.Qp q = CabiQps.qp(qp);
         for (long i = 0; i < numBuf; i++) {
             CabiQps.inline(q, w, q.built - 1, CabiMemory.getLong(list + i * DATA_BUF_SIZE), CabiMemory.getLong(list + i * DATA_BUF_SIZE + 8));
         }
     }
 
     static void wr_set_ud_addr(long qp, long ah, int remoteQpn, int remoteQkey) {
-        SendWr w = current(qp);
+        CabiQps.Qp q = CabiQps.qp(qp);
+        SendWr w = current(q);
         if (w == null) return;
         var held = ah == 0 ? null : CabiResources.AHS.get(CabiMemory.getInt(ah + AH_HANDLE));
         if (held == null || held.struct().address() != ah) {
-            fail(CabiQps.qp(qp), 22, "the address handle is not one of softrnic0");
+            fail(q, 22, "the address handle is not one of softrnic0");
             return;
         }
         w.ah = held.object();

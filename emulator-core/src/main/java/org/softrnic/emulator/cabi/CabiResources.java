@@ -92,7 +92,11 @@ final class CabiResources {
         var p = pd(pd);
         MemorySegment a = attr.reinterpret(AH_ATTR_SIZE);
         if (a.get(ValueLayout.JAVA_BYTE, AH_IS_GLOBAL) == 0) throw Cabi.error("ibv_create_ah", 22, "RoCE needs a GRH: set is_global and grh.dgid");
-        var ah = p.object().createAh(vector(a));
+        return ah(p, pd, p.object().createAh(vector(a)));
+    }
+
+    /** The struct ibv_ah that stands for {@code ah}, made in PD {@code p} (struct {@code pd}). */
+    private static MemorySegment ah(Held<ProtectionDomain> p, MemorySegment pd, AddressHandle ah) {
         var held = Held.of(ah, AH_SIZE);
         held.struct().set(ValueLayout.ADDRESS, AH_CONTEXT, p.struct().get(ValueLayout.ADDRESS, PD_CONTEXT));
         held.struct().set(ValueLayout.ADDRESS, AH_PD, pd);
@@ -103,12 +107,7 @@ final class CabiResources {
     /** ibv_create_ah_from_wc: an address handle back to the sender of the datagram {@code wc} completed, from its GRH. */
     static MemorySegment ibv_create_ah_from_wc(MemorySegment pd, MemorySegment wc, MemorySegment grh, byte port) {
         var p = pd(pd);
-        var ah = p.object().createAhFromWc(completion(wc), grh.reinterpret(40), port & 0xff);
-        var held = Held.of(ah, AH_SIZE);
-        held.struct().set(ValueLayout.ADDRESS, AH_CONTEXT, p.struct().get(ValueLayout.ADDRESS, PD_CONTEXT));
-        held.struct().set(ValueLayout.ADDRESS, AH_PD, pd);
-        held.struct().set(ValueLayout.JAVA_INT, AH_HANDLE, AHS.add(held));
-        return held.struct();
+        return ah(p, pd, p.object().createAhFromWc(completion(wc), grh.reinterpret(40), port & 0xff));
     }
 
     /** ibv_init_ah_from_wc: the attributes of such a handle, into the program's struct ibv_ah_attr. */
